@@ -1,0 +1,45 @@
+# The variant machinery in one place: every kernel is one Halide generator
+# instantiation compiled for all x86 ISA levels into a single multi-target
+# library, sharing one Halide runtime. hres_add_kernel() is called from the
+# variant loops in generators/CMakeLists.txt; runtime/ links whatever was added.
+
+# Most specific first: Halide's multi-target wrapper takes the first entry whose
+# features the CPU has, at the kernel's first call. Halide does not imply lower
+# ISA features from a higher one, so each entry spells its whole feature set.
+set(HRES_X86_TARGETS
+    x86-64-linux-sse41-avx-avx2-fma-f16c-avx512-avx512_skylake-avx512_cannonlake-avx512_zen4-avx512_sapphirerapids
+    x86-64-linux-sse41-avx-avx2-fma-f16c-avx512-avx512_skylake
+    x86-64-linux-sse41-avx-avx2-fma-f16c
+    x86-64-linux-sse41
+    CACHE STRING "Halide multi-target list for the x86 kernels, most specific first")
+
+# The shared runtime also carries Halide's CUDA runtime (the driver is loaded at
+# run time, so building needs neither a GPU nor the CUDA toolkit).
+set(HRES_RUNTIME_TARGET x86-64-linux-sse41-cuda)
+
+# hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...])
+function(hres_add_kernel)
+    cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;GENERATOR" "PARAMS")
+    add_halide_library(${ARG_NAME}
+                       FROM hres_generators
+                       GENERATOR ${ARG_GENERATOR}
+                       TARGETS ${HRES_X86_TARGETS}
+                       USE_RUNTIME hres_halide_runtime
+                       PARAMS ${ARG_PARAMS})
+    set_property(GLOBAL APPEND PROPERTY HRES_KERNELS ${ARG_NAME})
+endfunction()
+
+# Adds the object files of every kernel and of the shared runtime to TARGET, so
+# that one static library (libhres.a) carries everything a consumer links.
+function(hres_link_kernels TARGET)
+    get_property(kernels GLOBAL PROPERTY HRES_KERNELS)
+    get_property(kernel_dir GLOBAL PROPERTY HRES_KERNEL_BINARY_DIR)
+    foreach (kernel IN LISTS kernels)
+        get_target_property(objects ${kernel} SOURCES)
+        target_sources(${TARGET} PRIVATE ${objects})
+        add_dependencies(${TARGET} ${kernel})
+    endforeach ()
+    target_sources(${TARGET} PRIVATE "${kernel_dir}/hres_halide_runtime.o")
+    add_dependencies(${TARGET} hres_halide_runtime)
+    target_include_directories(${TARGET} PRIVATE "$<BUILD_INTERFACE:${kernel_dir}>")
+endfunction()

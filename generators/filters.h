@@ -1,0 +1,220 @@
+// Filter weights: the per-axis tap tables of the separable resize paths
+// (SPEC.md 3, 4, 5), in float32 for float images and in PyTorch's 16-bit fixed
+// point for uint8 images.
+//
+// A table says: output i reads input clamp_tap(start(i) + k, in) with weight
+// weight(k, i), for k in [0, taps). Weights beyond an output's own window are 0.
+#pragma once
+
+#include "Halide.h"
+#include "boundary.h"
+#include "coords.h"
+
+namespace hres {
+
+using namespace Halide;
+using Halide::Internal::make_const;
+using Halide::Internal::make_one;
+using Halide::Internal::make_zero;
+
+enum class Filter { linear, cubic };
+
+// Taps of one output in the non-antialiased paths, and the window scale of the
+// antialiased ones (SPEC.md 5.1).
+inline int filter_support(Filter f) { return f == Filter::linear ? 2 : 4; }
+
+// Keys cubic convolution in PyTorch's evaluation forms (SPEC.md 4): cc1 for
+// |d| <= 1, cc2 for 1 < |d| < 2. The forms matter for float rounding.
+inline Expr cubic_near(Expr d, Expr a) { return ((a + 2) * d - (a + 3)) * d * d + 1; }
+inline Expr cubic_far(Expr d, Expr a) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; }
+
+inline Expr filter_value(Filter f, Expr d, Expr cubic_a) {
+    Type t = d.type();
+    Expr ad = abs(d);
+    if (f == Filter::linear) {
+        return select(ad < 1, make_one(t) - ad, make_zero(t));
+    }
+    return select(ad < 1, cubic_near(ad, cubic_a),
+                  ad < 2, cubic_far(ad, cubic_a),
+                  make_zero(t));
+}
+
+struct AxisTaps {
+    Func start{"start"};    // (i) -> first input index (before clamping)
+    Func weight{"weight"};  // (k, i) -> float32, or int16 in the fixed-point path
+    Expr taps;              // extent of k
+    Func shift{"shift"};    // () -> fixed-point precision p (uint8 path only)
+    // Every Func above and the helpers they reduce over: small per-call tables
+    // that a schedule computes once, ahead of the pixel loops.
+    std::vector<Func> tables;
+};
+
+struct AxisSpec {
+    std::string name;    // "x" or "y": names the tables
+    Expr in, out;        // extents along the axis
+    Expr align_corners;  // bool
+    Expr user_scale;     // float64, <= 0 when not given
+};
+
+namespace detail {
+
+// PyTorch's per-pass precision (SPEC.md 3.2): the largest p <= 22 such that the
+// biggest weight still fits int16, i.e. the first q in [0, 22) with
+// int(0.5 + wmax * 2^(q+1)) >= 2^15, else 22.
+inline Expr fixed_point_shift(Expr wmax) {
+    Expr p = 22;
+    for (int q = 21; q >= 0; q--) {
+        p = select(cast<int>(Expr(0.5) + wmax * Expr(double(1 << (q + 1)))) >= (1 << 15), q, p);
+    }
+    return strict_float(p);
+}
+
+// Rounds half away from zero into int16, as PyTorch does for its weights.
+inline Expr quantise(Expr w, Expr shift) {
+    Expr v = w * cast<double>(Expr(1) << shift);
+    return cast<int16_t>(strict_float(select(v < Expr(0.0), v - Expr(0.5), v + Expr(0.5))));
+}
+
+}  // namespace detail
+
+// Non-antialiased bilinear / bicubic (SPEC.md 3, 4). `identity_if_unchanged`
+// applies PyTorch's per-axis short cut for in == out (float bilinear and both
+// uint8 paths); float bicubic always uses the formula.
+inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pixel, Var i, Var k) {
+    const bool fixed = pixel == UInt(8);
+    const bool cubic = filter == Filter::cubic;
+    const int support = filter_support(filter);
+    const bool identity_if_unchanged = fixed || !cubic;
+    // Float images compute coordinates in float32; uint8 in float64.
+    const Type t = fixed ? Float(64) : Float(32);
+
+    Expr scale = area_pixel_scale(axis.in, axis.out, axis.align_corners, axis.user_scale, t);
+    Expr r = area_pixel_source(scale, i, axis.align_corners, cubic);
+    // The uint8 path floors the coordinate after rounding it to float32.
+    Expr index = min(cast<int>(floor(cast<float>(r))), axis.in - 1);
+    Expr frac = strict_float(clamp(r - cast(t, index), make_zero(t), make_one(t)));
+    Expr first = index - (support / 2 - 1);
+
+    // Unfolded weights of taps first + j.
+    std::vector<Expr> w(support);
+    if (!fixed && !cubic) {
+        w[0] = strict_float(make_one(t) - frac);
+        w[1] = frac;
+    } else if (!fixed) {
+        // PyTorch's float kernels evaluate the four coefficients from t directly.
+        Expr a = make_const(t, -0.75), one = make_one(t);
+        w[0] = strict_float(cubic_far(frac + one, a));
+        w[1] = strict_float(cubic_near(frac, a));
+        w[2] = strict_float(cubic_near(one - frac, a));
+        w[3] = strict_float(cubic_far((one - frac) + one, a));
+    } else {
+        // The uint8 path evaluates the filter at each tap's distance (1 - (1 - t)
+        // is not t in floating point, so this differs from the float forms).
+        for (int j = 0; j < support; j++) {
+            w[j] = strict_float(filter_value(filter, make_const(t, j + 1 - support / 2) - frac, make_const(t, -0.75)));
+        }
+    }
+
+    AxisTaps taps;
+    taps.start = Func("start_" + axis.name);
+    taps.weight = Func("weight_" + axis.name);
+    taps.taps = support;
+    Expr unchanged = identity_if_unchanged ? (axis.in == axis.out) : Halide::Internal::const_false();
+
+    if (!fixed) {
+        // Float: clamped tap indices carry the edge replication (no folding).
+        taps.start(i) = select(unchanged, i, first);
+        taps.weight(k, i) = select(unchanged, select(k == 0, make_one(t), make_zero(t)),
+                                   mux(k, w));
+        taps.tables = {taps.start, taps.weight};
+        return taps;
+    }
+
+    // uint8: taps that clamp onto the same input pixel are folded into one
+    // weight before quantisation, and the precision is chosen from the largest
+    // partial sum seen while folding (SPEC.md 3.2).
+    Expr lo = max(first, 0);
+    std::vector<Expr> slot(support), folded(support, make_zero(t));
+    Expr peak = make_zero(t);
+    for (int j = 0; j < support; j++) {
+        slot[j] = clamp_tap(first + j, axis.in) - lo;
+        Expr partial = make_zero(t);
+        for (int jj = 0; jj <= j; jj++) {
+            partial = partial + select(slot[jj] == slot[j], w[jj], make_zero(t));
+        }
+        peak = max(peak, strict_float(partial));
+    }
+    std::vector<Expr> by_slot(support);
+    for (int s = 0; s < support; s++) {
+        Expr sum = make_zero(t);
+        for (int j = 0; j < support; j++) {
+            sum = sum + select(slot[j] == s, w[j], make_zero(t));
+        }
+        by_slot[s] = strict_float(sum);
+    }
+
+    Func weight_f64("weight_f64_" + axis.name), peak_f64("peak_" + axis.name);
+    weight_f64(k, i) = select(unchanged, select(k == 0, make_one(t), make_zero(t)), mux(k, by_slot));
+    peak_f64(i) = select(unchanged, make_one(t), peak);
+    RDom all(0, axis.out, "all_outputs");
+    taps.shift = Func("shift_" + axis.name);
+    taps.shift() = detail::fixed_point_shift(maximum(peak_f64(all)));
+    taps.start(i) = select(unchanged, i, lo);
+    taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
+    taps.tables = {taps.start, taps.weight, taps.shift};
+    return taps;
+}
+
+// Antialiased bilinear / bicubic (SPEC.md 5, Pillow's algorithm): a window
+// stretched by the downscale factor, taps outside the image dropped and the
+// rest renormalised. An unchanged axis is skipped (identity), as PyTorch does.
+inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, Var i, Var k) {
+    const bool fixed = pixel == UInt(8);
+    const Type t = fixed ? Float(64) : Float(32);
+    const double half_support = filter_support(filter) * 0.5;
+    Expr cubic_a = make_const(t, -0.5);
+
+    Expr scale = area_pixel_scale(axis.in, axis.out, axis.align_corners, axis.user_scale, t);
+    Expr d_scale = cast<double>(scale);
+    Expr support = strict_float(select(scale >= make_one(t), cast(t, Expr(half_support) * d_scale),
+                                       make_const(t, half_support)));
+    Expr max_taps = cast<int>(ceil(support)) * 2 + 1;
+    Expr inv_scale = strict_float(select(scale >= make_one(t), cast(t, Expr(1.0) / d_scale), make_one(t)));
+    Expr center = strict_float(cast(t, d_scale * (cast<double>(i) + Expr(0.5))));
+    Expr lo = max(cast<int>(strict_float(cast<double>(center - support) + Expr(0.5))), 0);
+    Expr hi = min(cast<int>(strict_float(cast<double>(center + support) + Expr(0.5))), axis.in);
+    Expr count = clamp(hi - lo, 0, max_taps);
+    // Float images: the "+ 0.5" and "* invscale" are evaluated in double and
+    // the argument rounded to float32; uint8 images do everything in double.
+    Expr arg = cast(t, (cast<double>(cast(t, k + lo) - center) + Expr(0.5)) * cast<double>(inv_scale));
+    Func raw("raw_weight_" + axis.name);
+    raw(k, i) = select(k < count, strict_float(filter_value(filter, strict_float(arg), cubic_a)), make_zero(t));
+    RDom tap(0, max_taps, "tap");
+    Func total("total_" + axis.name);
+    total(i) = make_zero(t);
+    total(i) = strict_float(total(i) + raw(tap, i));  // sequential, as PyTorch sums
+    Expr normalised = strict_float(select(total(i) != 0, raw(k, i) / total(i), raw(k, i)));
+
+    Expr unchanged = axis.in == axis.out;
+    AxisTaps taps;
+    taps.start = Func("start_" + axis.name);
+    taps.weight = Func("weight_" + axis.name);
+    taps.taps = select(unchanged, 1, max_taps);
+    taps.start(i) = select(unchanged, i, lo);
+    Expr w = select(unchanged, select(k == 0, make_one(t), make_zero(t)), normalised);
+    if (!fixed) {
+        taps.weight(k, i) = w;
+        taps.tables = {total, taps.start, taps.weight};
+        return taps;
+    }
+    Func weight_f64("weight_f64_" + axis.name);
+    weight_f64(k, i) = w;
+    RDom all(0, taps.taps, 0, axis.out, "all_weights");
+    taps.shift = Func("shift_" + axis.name);
+    taps.shift() = detail::fixed_point_shift(max(maximum(weight_f64(all.x, all.y)), make_zero(t)));
+    taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
+    taps.tables = {total, taps.start, taps.weight, taps.shift};
+    return taps;
+}
+
+}  // namespace hres

@@ -1,0 +1,152 @@
+// resize: torch.nn.functional.interpolate on N x C x H x W images (SPEC.md 1-5).
+//
+// Buffers are indexed (x, y, c, n) with free strides on x and c, so one library
+// serves NCHW and NHWC memory. The pixel type comes from the `input.type` and
+// `output.type` generator params (uint8 or float32), set by the variant loop in
+// generators/CMakeLists.txt.
+#include "Halide.h"
+
+#include "boundary.h"
+#include "coords.h"
+#include "filters.h"
+#include "schedules/resize_schedules.h"
+
+namespace {
+
+using namespace Halide;
+using namespace hres;
+
+// Free strides on x and c, so NCHW and NHWC are both accepted.
+template<typename Buf>
+void accept_any_layout(Buf &buffer) {
+    buffer.dim(0).set_stride(Expr());
+}
+
+template<typename In, typename Out>
+LayoutConditions layout_of(In &input, Out &output) {
+    return {input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
+            input.dim(2).stride() == 1 && output.dim(2).stride() == 1,
+            output.dim(2).extent()};
+}
+
+// The seed benchmark shape (BENCH.md): 1x3x345x456 -> 270x270.
+template<typename In, typename Out>
+void set_seed_estimates(In &input, Out &output) {
+    input.set_estimates({{0, 456}, {0, 345}, {0, 3}, {0, 1}});
+    output.set_estimates({{0, 270}, {0, 270}, {0, 3}, {0, 1}});
+}
+
+// nearest and nearest-exact: a pure gather (SPEC.md 2).
+class ResizeNearest : public Generator<ResizeNearest> {
+public:
+    GeneratorParam<bool> exact{"exact", false};  // nearest-exact
+    GeneratorParam<int> rows_per_task{"rows_per_task", 16};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+
+    Input<Buffer<void, 4>> input{"input"};
+    Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
+    Input<double> scale_w{"scale_w"};
+    Output<Buffer<void, 4>> output{"output"};
+
+    void generate() {
+        accept_any_layout(input);
+        accept_any_layout(output);
+        Var x("x"), y("y"), c("c"), n("n");
+        Expr in_w = input.dim(0).extent(), in_h = input.dim(1).extent();
+        Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
+
+        // PyTorch's CPU channels-last kernel takes a legacy index short cut;
+        // it runs for channels-last inputs with C > 3 and for small outputs.
+        Expr legacy = (input.dim(2).stride() == 1 && input.dim(2).extent() > 3) ||
+                      (out_h + out_w <= 128);
+
+        Func source_x("source_x"), source_y("source_y");
+        source_x(x) = nearest_source(x, in_w, out_w, scale_w, exact, legacy);
+        source_y(y) = nearest_source(y, in_h, out_h, scale_h, exact, legacy);
+        // The indices are in range by construction; the clamp tells bounds inference.
+        output(x, y, c, n) = input(clamp_tap(source_x(x), in_w), clamp_tap(source_y(y), in_h), c, n);
+
+        set_seed_estimates(input, output);
+        scale_h.set_estimate(0.0);
+        scale_w.set_estimate(0.0);
+
+        if (!using_autoscheduler()) {
+            schedule_resize_nearest_x86({output, source_x, source_y, x, y, c, n, layout_of(input, output)},
+                                        get_target(), {rows_per_task, vector_multiplier});
+        }
+    }
+};
+
+// bilinear and bicubic, with or without antialias: two separable passes,
+// horizontal first, as PyTorch's CPU kernels do (SPEC.md 3-5). uint8 runs
+// PyTorch's 16-bit fixed-point arithmetic with a uint8 intermediate.
+class ResizeFiltered : public Generator<ResizeFiltered> {
+public:
+    GeneratorParam<Filter> filter{"filter", Filter::linear,
+                                  {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
+    GeneratorParam<bool> antialias{"antialias", false};
+    GeneratorParam<int> rows_per_task{"rows_per_task", 16};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+
+    Input<Buffer<void, 4>> input{"input"};
+    Input<bool> align_corners{"align_corners"};
+    Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
+    Input<double> scale_w{"scale_w"};
+    Output<Buffer<void, 4>> output{"output"};
+
+    void generate() {
+        accept_any_layout(input);
+        accept_any_layout(output);
+        Var x("x"), y("y"), c("c"), n("n"), k("k");
+        const Type pixel = input.type();
+        const bool fixed = pixel == UInt(8);
+
+        AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
+        AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
+        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k)
+                                    : interpolating_taps(axis_x, filter, pixel, x, k);
+        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k)
+                                    : interpolating_taps(axis_y, filter, pixel, y, k);
+
+        RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
+        Expr tap_x = clamp_tap(taps_x.start(x) + rx, axis_x.in);
+        Expr tap_y = clamp_tap(taps_y.start(y) + ry, axis_y.in);
+
+        Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
+        if (fixed) {
+            // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
+            sum_x(x, y, c, n) = cast<int32_t>(1) << (taps_x.shift() - 1);
+            sum_x(x, y, c, n) += cast<int32_t>(input(tap_x, y, c, n)) * cast<int32_t>(taps_x.weight(rx, x));
+            resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> taps_x.shift(), 0, 255));
+            sum_y(x, y, c, n) = cast<int32_t>(1) << (taps_y.shift() - 1);
+            sum_y(x, y, c, n) += cast<int32_t>(resized_x(x, tap_y, c, n)) * cast<int32_t>(taps_y.weight(ry, y));
+            output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> taps_y.shift(), 0, 255));
+        } else {
+            // Sequential float32 sums, taps in order, as PyTorch accumulates.
+            sum_x(x, y, c, n) = 0.0f;
+            sum_x(x, y, c, n) += input(tap_x, y, c, n) * taps_x.weight(rx, x);
+            resized_x(x, y, c, n) = sum_x(x, y, c, n);
+            sum_y(x, y, c, n) = 0.0f;
+            sum_y(x, y, c, n) += resized_x(x, tap_y, c, n) * taps_y.weight(ry, y);
+            output(x, y, c, n) = sum_y(x, y, c, n);
+        }
+
+        set_seed_estimates(input, output);
+        align_corners.set_estimate(false);
+        scale_h.set_estimate(0.0);
+        scale_w.set_estimate(0.0);
+
+        if (!using_autoscheduler()) {
+            std::vector<Func> tables = taps_x.tables;
+            tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
+            FilteredResizeFuncs funcs{output, resized_x, sum_x, sum_y, tables, !antialias,
+                                      rx.x, ry.x, x, y, c, n, layout_of(input, output)};
+            schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
+        }
+    }
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(ResizeNearest, resize_nearest)
+HALIDE_REGISTER_GENERATOR(ResizeFiltered, resize_filtered)

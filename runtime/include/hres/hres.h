@@ -1,0 +1,96 @@
+// hres: PyTorch-exact image resampling kernels (Halide, ahead-of-time compiled).
+//
+// Every entry point validates its arguments and returns a Status; nothing in the
+// library aborts or exits the process. Images are 4-D (N, C, H, W) views with
+// explicit element strides, so NCHW and NHWC memory are both just strides.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace hres {
+
+enum class DType { u8, f32 };
+enum class Device { cpu, cuda };
+
+// A non-owning view of an N x C x H x W image. Strides are in elements.
+struct Image {
+    void *data = nullptr;
+    DType dtype = DType::u8;
+    Device device = Device::cpu;
+    int64_t n = 0, c = 0, h = 0, w = 0;
+    int64_t stride_n = 0, stride_c = 0, stride_h = 0, stride_w = 0;
+};
+
+// Contiguous planar (N, C, H, W) memory.
+Image nchw(void *data, DType dtype, int64_t n, int64_t c, int64_t h, int64_t w,
+           Device device = Device::cpu);
+// Contiguous interleaved (N, H, W, C) memory ("channels last").
+Image nhwc(void *data, DType dtype, int64_t n, int64_t c, int64_t h, int64_t w,
+           Device device = Device::cpu);
+
+size_t dtype_size(DType dtype);
+
+class Status {
+public:
+    Status() = default;
+    static Status error(std::string message) { return Status(std::move(message)); }
+    bool ok() const { return message_.empty(); }
+    explicit operator bool() const { return ok(); }
+    const std::string &message() const { return message_; }
+
+private:
+    explicit Status(std::string message)
+        : message_(message.empty() ? std::string("unknown error") : std::move(message)) {}
+    std::string message_;
+};
+
+// ---------------------------------------------------------------------------
+// resize: torch.nn.functional.interpolate for 4-D input.
+enum class Interp { nearest, nearest_exact, bilinear, bicubic };
+
+struct ResizeOptions {
+    Interp mode = Interp::bilinear;
+    bool antialias = false;      // bilinear and bicubic only
+    bool align_corners = false;  // bilinear and bicubic only
+    // PyTorch's scale_factor with recompute_scale_factor=False: when > 0 the
+    // source coordinate is mapped with 1/scale instead of in/out (ignored with
+    // align_corners, as in PyTorch). 0 means "derive from the sizes".
+    double scale_h = 0.0;
+    double scale_w = 0.0;
+};
+
+// out's n, c, dtype and device must equal in's; out's h and w are the target size.
+Status resize(const Image &in, const Image &out, const ResizeOptions &options);
+
+// The output extent PyTorch derives from a scale factor: trunc(double(in) * scale).
+// Fails when the result is not a positive size.
+Status scaled_size(int64_t in, double scale, int64_t *out);
+
+// ---------------------------------------------------------------------------
+// Execution controls.
+
+// x86 instruction-set variant. `automatic` picks the best the CPU supports.
+enum class Isa { automatic, avx512, avx2, sse41 };
+
+// Restricts the x86 variants the kernels may use. Halide picks a variant at a
+// kernel's first call and keeps it, so call this before any kernel runs; it
+// fails if the CPU lacks the ISA or a kernel has already run with another one.
+Status set_isa(Isa isa);
+// The best ISA this CPU supports, and whether it supports a given one.
+Isa best_cpu_isa();
+bool cpu_supports(Isa isa);
+// The ISA kernels use (the forced one, else best_cpu_isa()).
+Isa active_isa();
+
+// Threads in Halide's pool (0 = one per core). Returns the previous value.
+int set_num_threads(int threads);
+
+const char *to_string(Interp mode);
+const char *to_string(DType dtype);
+const char *to_string(Isa isa);
+bool parse(const std::string &text, Interp *mode);
+bool parse(const std::string &text, Isa *isa);
+
+}  // namespace hres

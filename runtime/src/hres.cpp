@@ -1,0 +1,332 @@
+// Wrapper core: images, argument checks, Halide error capture, ISA and thread
+// controls. Op entry points live in one file each (resize.cpp, ...).
+#include "internal.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <string>
+
+namespace hres {
+
+Image nchw(void *data, DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, Device device) {
+    return {data, dtype, device, n, c, h, w, c * h * w, h * w, w, 1};
+}
+
+Image nhwc(void *data, DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, Device device) {
+    return {data, dtype, device, n, c, h, w, h * w * c, 1, w * c, c};
+}
+
+size_t dtype_size(DType dtype) { return dtype == DType::u8 ? 1 : 4; }
+
+Status scaled_size(int64_t in, double scale, int64_t *out) {
+    if (out == nullptr) return Status::error("scaled_size: null output pointer");
+    if (in <= 0) return Status::error("scaled_size: input size must be positive, got " + std::to_string(in));
+    if (!std::isfinite(scale) || scale <= 0) {
+        return Status::error("scale factor must be a positive finite number, got " + std::to_string(scale));
+    }
+    const double size = std::trunc(double(in) * scale);
+    if (size < 1) {
+        return Status::error("scale factor " + std::to_string(scale) + " maps size " + std::to_string(in) +
+                             " to " + std::to_string(int64_t(size)) + "; sizes must be greater than 0");
+    }
+    if (size > double(std::numeric_limits<int32_t>::max())) {
+        return Status::error("scale factor " + std::to_string(scale) + " gives a size beyond 2^31");
+    }
+    *out = int64_t(size);
+    return {};
+}
+
+// ---------------------------------------------------------------------------
+// Names.
+
+const char *to_string(Interp mode) {
+    switch (mode) {
+    case Interp::nearest: return "nearest";
+    case Interp::nearest_exact: return "nearest-exact";
+    case Interp::bilinear: return "bilinear";
+    case Interp::bicubic: return "bicubic";
+    }
+    return "invalid";
+}
+
+const char *to_string(DType dtype) {
+    switch (dtype) {
+    case DType::u8: return "u8";
+    case DType::f32: return "f32";
+    }
+    return "invalid";
+}
+
+const char *to_string(Isa isa) {
+    switch (isa) {
+    case Isa::automatic: return "auto";
+    case Isa::avx512: return "avx512";
+    case Isa::avx2: return "avx2";
+    case Isa::sse41: return "sse41";
+    }
+    return "invalid";
+}
+
+bool parse(const std::string &text, Interp *mode) {
+    for (Interp m : {Interp::nearest, Interp::nearest_exact, Interp::bilinear, Interp::bicubic}) {
+        if (text == to_string(m)) {
+            *mode = m;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool parse(const std::string &text, Isa *isa) {
+    for (Isa i : {Isa::automatic, Isa::avx512, Isa::avx2, Isa::sse41}) {
+        if (text == to_string(i)) {
+            *isa = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------
+// ISA selection. Halide's multi-target wrappers ask
+// halide_can_use_target_features() for each variant, most specific first, at a
+// kernel's first call; we answer "no" to variants above the forced ISA.
+
+namespace {
+
+constexpr int kFeatureWords = (halide_target_feature_end + 63) / 64;
+
+struct FeatureMask {
+    uint64_t words[kFeatureWords] = {};
+    FeatureMask(std::initializer_list<halide_target_feature_t> features) {
+        for (auto f : features) words[f / 64] |= uint64_t(1) << (f % 64);
+    }
+    bool intersects(const uint64_t *other, int count) const {
+        for (int i = 0; i < std::min(count, kFeatureWords); i++) {
+            if (words[i] & other[i]) return true;
+        }
+        return false;
+    }
+};
+
+const FeatureMask kAvx512Level{halide_target_feature_sse41, halide_target_feature_avx,
+                               halide_target_feature_avx2, halide_target_feature_fma,
+                               halide_target_feature_f16c, halide_target_feature_avx512,
+                               halide_target_feature_avx512_skylake};
+const FeatureMask kAvx2Level{halide_target_feature_sse41, halide_target_feature_avx,
+                             halide_target_feature_avx2, halide_target_feature_fma,
+                             halide_target_feature_f16c};
+const FeatureMask kSse41Level{halide_target_feature_sse41};
+// Features that put a variant above a level.
+const FeatureMask kAboveAvx2{halide_target_feature_avx512, halide_target_feature_avx512_skylake,
+                             halide_target_feature_avx512_cannonlake, halide_target_feature_avx512_zen4,
+                             halide_target_feature_avx512_sapphirerapids, halide_target_feature_avx512_knl};
+const FeatureMask kAboveSse41{halide_target_feature_avx, halide_target_feature_avx2,
+                              halide_target_feature_fma, halide_target_feature_f16c,
+                              halide_target_feature_avx512, halide_target_feature_avx512_skylake,
+                              halide_target_feature_avx512_cannonlake, halide_target_feature_avx512_zen4,
+                              halide_target_feature_avx512_sapphirerapids, halide_target_feature_avx512_knl};
+
+std::atomic<Isa> forced_isa{Isa::automatic};
+std::atomic<bool> kernels_started{false};
+
+int can_use_target_features(int count, const uint64_t *features) {
+    if (!halide_default_can_use_target_features(count, features)) return 0;
+    switch (forced_isa.load()) {
+    case Isa::avx2: return kAboveAvx2.intersects(features, count) ? 0 : 1;
+    case Isa::sse41: return kAboveSse41.intersects(features, count) ? 0 : 1;
+    default: return 1;
+    }
+}
+
+// Halide reports errors through this handler; the pipeline then returns
+// non-zero and the message is picked up by run_kernel on the same thread.
+// (Errors inside parallel tasks are reported on worker threads, so the last
+// message is also kept globally.)
+thread_local std::string last_error;
+std::mutex global_error_mutex;
+std::string global_error;
+
+void on_halide_error(void *, const char *message) {
+    std::string text = message ? message : "unknown Halide error";
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    last_error = text;
+    std::lock_guard<std::mutex> lock(global_error_mutex);
+    global_error = text;
+}
+
+void install_handlers() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        halide_set_error_handler(on_halide_error);
+        halide_set_custom_can_use_target_features(can_use_target_features);
+    });
+}
+
+}  // namespace
+
+bool cpu_supports(Isa isa) {
+    switch (isa) {
+    case Isa::automatic: return true;
+    case Isa::avx512: return halide_default_can_use_target_features(kFeatureWords, kAvx512Level.words) != 0;
+    case Isa::avx2: return halide_default_can_use_target_features(kFeatureWords, kAvx2Level.words) != 0;
+    case Isa::sse41: return halide_default_can_use_target_features(kFeatureWords, kSse41Level.words) != 0;
+    }
+    return false;
+}
+
+Isa best_cpu_isa() {
+    for (Isa isa : {Isa::avx512, Isa::avx2, Isa::sse41}) {
+        if (cpu_supports(isa)) return isa;
+    }
+    return Isa::sse41;  // Halide's last variant is the baseline and runs anyway
+}
+
+Isa active_isa() {
+    Isa forced = forced_isa.load();
+    return forced == Isa::automatic ? best_cpu_isa() : forced;
+}
+
+Status set_isa(Isa isa) {
+    if (isa != Isa::automatic && isa != Isa::avx512 && isa != Isa::avx2 && isa != Isa::sse41) {
+        return Status::error("set_isa: invalid Isa value");
+    }
+    if (!cpu_supports(isa)) {
+        return Status::error(std::string("this CPU does not support ") + to_string(isa));
+    }
+    install_handlers();
+    if (kernels_started.load() && active_isa() != (isa == Isa::automatic ? best_cpu_isa() : isa)) {
+        return Status::error("set_isa must be called before the first kernel runs "
+                             "(Halide fixes each kernel's variant at its first call)");
+    }
+    forced_isa.store(isa);
+    return {};
+}
+
+int set_num_threads(int threads) { return halide_set_num_threads(std::max(threads, 0)); }
+
+// ---------------------------------------------------------------------------
+// Argument checks and kernel calls.
+
+namespace internal {
+
+HalideView::HalideView(const Image &image) {
+    const int64_t extents[4] = {image.w, image.h, image.c, image.n};
+    const int64_t strides[4] = {image.stride_w, image.stride_h, image.stride_c, image.stride_n};
+    for (int i = 0; i < 4; i++) {
+        dims[i] = halide_dimension_t(0, int32_t(extents[i]), int32_t(strides[i]));
+    }
+    buffer = halide_buffer_t();
+    buffer.host = static_cast<uint8_t *>(image.data);
+    buffer.type = image.dtype == DType::u8 ? halide_type_t(halide_type_uint, 8)
+                                           : halide_type_t(halide_type_float, 32);
+    buffer.dimensions = 4;
+    buffer.dim = dims;
+}
+
+namespace {
+
+// One past the last element's offset, or -1 if it overflows.
+int64_t element_span(const Image &image) {
+    const int64_t extents[4] = {image.n, image.c, image.h, image.w};
+    const int64_t strides[4] = {image.stride_n, image.stride_c, image.stride_h, image.stride_w};
+    int64_t last = 0;
+    for (int i = 0; i < 4; i++) {
+        int64_t term;
+        if (__builtin_mul_overflow(extents[i] - 1, strides[i], &term) ||
+            __builtin_add_overflow(last, term, &last)) {
+            return -1;
+        }
+    }
+    return last + 1;
+}
+
+std::string shape_text(const Image &image) {
+    return std::to_string(image.n) + "x" + std::to_string(image.c) + "x" + std::to_string(image.h) + "x" +
+           std::to_string(image.w);
+}
+
+}  // namespace
+
+Status check_image(const Image &image, const char *what) {
+    const std::string name = what;
+    if (image.dtype != DType::u8 && image.dtype != DType::f32) {
+        return Status::error(name + ": invalid dtype value");
+    }
+    if (image.device != Device::cpu) {
+        if (image.device == Device::cuda) {
+            return Status::error(name + ": CUDA images are not supported by this build yet");
+        }
+        return Status::error(name + ": invalid device value");
+    }
+    if (image.n <= 0 || image.c <= 0 || image.h <= 0 || image.w <= 0) {
+        return Status::error(name + ": sizes must be positive, got " + shape_text(image));
+    }
+    if (image.data == nullptr) return Status::error(name + ": data pointer is null");
+    constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
+    const int64_t extents[4] = {image.n, image.c, image.h, image.w};
+    const int64_t strides[4] = {image.stride_n, image.stride_c, image.stride_h, image.stride_w};
+    for (int i = 0; i < 4; i++) {
+        if (extents[i] > kMax32) {
+            return Status::error(name + ": size " + shape_text(image) + " exceeds 2^31-1 in one dimension");
+        }
+        if (strides[i] < 0 || strides[i] > kMax32) {
+            return Status::error(name + ": strides must lie in [0, 2^31-1]");
+        }
+    }
+    const int64_t span = element_span(image);
+    int64_t bytes;
+    if (span < 0 || __builtin_mul_overflow(span, int64_t(dtype_size(image.dtype)), &bytes)) {
+        return Status::error(name + ": size " + shape_text(image) + " overflows the addressable byte count");
+    }
+    if (span > kMax32) {
+        return Status::error(name + ": " + shape_text(image) +
+                             " spans more than 2^31-1 elements, beyond the kernels' 32-bit indexing");
+    }
+    return {};
+}
+
+Status check_pair(const Image &in, const Image &out) {
+    if (Status s = check_image(in, "input"); !s) return s;
+    if (Status s = check_image(out, "output"); !s) return s;
+    if (in.dtype != out.dtype) {
+        return Status::error(std::string("input and output dtypes differ (") + to_string(in.dtype) + " vs " +
+                             to_string(out.dtype) + ")");
+    }
+    if (in.device != out.device) return Status::error("input and output are on different devices");
+    if (in.n != out.n || in.c != out.c) {
+        return Status::error("input and output must have the same batch and channel counts, got " +
+                             shape_text(in) + " and " + shape_text(out));
+    }
+    const auto *in_begin = static_cast<const uint8_t *>(in.data);
+    const auto *out_begin = static_cast<const uint8_t *>(out.data);
+    const size_t size = dtype_size(in.dtype);
+    const auto *in_end = in_begin + element_span(in) * size;
+    const auto *out_end = out_begin + element_span(out) * size;
+    if (in_begin < out_end && out_begin < in_end) {
+        return Status::error("input and output memory overlap");
+    }
+    return {};
+}
+
+Status run_kernel(const char *op, const std::function<int()> &kernel) {
+    install_handlers();
+    kernels_started.store(true);
+    last_error.clear();
+    const int result = kernel();
+    if (result == 0) return {};
+    std::string message = last_error;
+    if (message.empty()) {
+        std::lock_guard<std::mutex> lock(global_error_mutex);
+        message = global_error;
+    }
+    if (message.empty()) message = "Halide error code " + std::to_string(result);
+    return Status::error(std::string(op) + ": " + message);
+}
+
+}  // namespace internal
+}  // namespace hres

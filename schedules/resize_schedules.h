@@ -1,0 +1,48 @@
+// Schedules of the resize pipelines. generators/resize_generator.cpp states the
+// algorithms and hands its named Funcs here; nothing in generators/ schedules.
+#pragma once
+
+#include "Halide.h"
+
+#include <vector>
+
+namespace hres {
+
+// Knobs exposed as GeneratorParams (see resize_generator.cpp) so tuning tools
+// can vary them without editing code.
+struct ResizeKnobs {
+    int rows_per_task;      // output rows per parallel task
+    int vector_multiplier;  // vector width = multiplier * natural width of the pixel type
+};
+
+// Memory layout facts a schedule specialises on.
+struct LayoutConditions {
+    Halide::Expr planar;       // x has unit stride in input and output (NCHW)
+    Halide::Expr interleaved;  // c has unit stride in input and output (NHWC)
+    Halide::Expr channels;     // C
+};
+
+struct NearestResizeFuncs {
+    Halide::Func output;
+    Halide::Func source_x, source_y;  // index tables
+    Halide::Var x, y, c, n;
+    LayoutConditions layout;
+};
+
+struct FilteredResizeFuncs {
+    Halide::Func output;
+    Halide::Func resized_x;           // the horizontal pass (PyTorch's intermediate)
+    Halide::Func sum_x, sum_y;        // accumulators of the two passes
+    std::vector<Halide::Func> tables; // per-axis tap tables
+    bool constant_taps;               // tap counts known at compile time (no antialias)
+    Halide::RVar rx, ry;
+    Halide::Var x, y, c, n;
+    LayoutConditions layout;
+};
+
+void schedule_resize_nearest_x86(NearestResizeFuncs f, const Halide::Target &target,
+                                 const ResizeKnobs &knobs);
+void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Halide::Target &target,
+                                  const ResizeKnobs &knobs);
+
+}  // namespace hres

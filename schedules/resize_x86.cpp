@@ -1,0 +1,92 @@
+// x86 schedules of the resize pipelines (AVX-512, AVX2, SSE4.1: the same
+// schedule, vector widths follow the target).
+//
+// Shape of both schedules: index/weight tables computed once per call (they are
+// O(width + height)), output rows split into tasks for Halide's thread pool,
+// x vectorised. Layout specialisations: planar (NCHW) vectorises along x with
+// unit-stride stores; interleaved (NHWC) with 3 or 4 channels unrolls c inside
+// the x vector so stores are interleaved in registers rather than scattered.
+// Measurements behind the knobs' defaults are in bench/RESULTS.md.
+#include "resize_schedules.h"
+
+namespace hres {
+
+using namespace Halide;
+
+namespace {
+
+int vector_width(const Target &target, Type t, int multiplier) {
+    return std::max(1, target.natural_vector_size(t) * multiplier);
+}
+
+// Loop structure of an output (or an image-sized intermediate): tasks of
+// `rows` rows in parallel, x vectorised with a guarded tail so 1..7-pixel-wide
+// images work, and for interleaved layouts c unrolled innermost.
+void schedule_image_loops(Func f, const Var &x, const Var &y, const Var &c, const Var &n,
+                          const LayoutConditions &layout, int vec, int rows, bool is_output) {
+    Var yo("yo"), yi("yi");
+    if (is_output) {
+        for (int channels : {3, 4}) {
+            f.specialize(layout.interleaved && layout.channels == channels)
+                .reorder(c, x, y, n)
+                .unroll(c)
+                .split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+                .parallel(yo)
+                .vectorize(x, vec, TailStrategy::GuardWithIf);
+        }
+        f.specialize(layout.planar)
+            .split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+            .parallel(yo)
+            .vectorize(x, vec, TailStrategy::GuardWithIf);
+    }
+    // Any other strides (NHWC with other channel counts, mixed layouts).
+    f.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+        .parallel(yo)
+        .vectorize(x, vec, TailStrategy::GuardWithIf);
+}
+
+}  // namespace
+
+// Nearest is a gather: out(x, y) = in(source_x(x), source_y(y)). The tables are
+// tiny; the cost is the gather along x (planar) or of whole pixels (interleaved).
+void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
+                                 const ResizeKnobs &knobs) {
+    const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
+    f.source_x.compute_root();
+    f.source_y.compute_root();
+    schedule_image_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vec, knobs.rows_per_task, true);
+}
+
+// Separable filters: the horizontal pass is computed for a whole image of the
+// batch (H_in x W_out x C: 1.1 MB for the seed case in float32, within L2 on
+// the machines we measure), then the vertical pass streams over it. Computing
+// the horizontal pass per output strip would need the strip's input rows,
+// which bounds inference cannot derive from the data-dependent tap tables.
+void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
+                                  const ResizeKnobs &knobs) {
+    // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
+    const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
+    for (Func table : f.tables) {
+        table.compute_root();
+    }
+
+    schedule_image_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vec, knobs.rows_per_task, true);
+
+    Var yo("yo"), yi("yi");
+    f.resized_x.compute_at(f.output, f.n)
+        .reorder(f.x, f.y, f.c)
+        .split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf)
+        .parallel(yo)
+        .vectorize(f.x, vec);
+
+    f.sum_x.compute_at(f.resized_x, f.x).vectorize(f.x);
+    f.sum_x.update().vectorize(f.x);
+    f.sum_y.compute_at(f.output, f.x).vectorize(f.x);
+    f.sum_y.update().vectorize(f.x);
+    if (f.constant_taps) {
+        f.sum_x.update().unroll(f.rx);
+        f.sum_y.update().unroll(f.ry);
+    }
+}
+
+}  // namespace hres

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what hres needs on Debian 12 and nothing else: the build packages
+# from apt (only those missing) and a project-local virtual environment (.venv)
+# with the pinned Halide 21.0.0 wheel, CMake and Ninja from PyPI.
+# Idempotent: a second run does nothing. HRES_WITH_OPENCV=1 also installs
+# OpenCV, used only as a benchmark peer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ python3 python3-venv libpng-dev libgtest-dev)
+if [[ "${HRES_WITH_OPENCV:-0}" == 1 ]]; then packages+=(libopencv-dev); fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}"
+    sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+stamp=.venv/.requirements
+if ! cmp -s scripts/requirements.txt "$stamp" 2>/dev/null; then
+    echo "setup: creating .venv with $(grep -E '^(halide|cmake|ninja)==' scripts/requirements.txt | tr '\n' ' ')"
+    python3 -m venv .venv
+    .venv/bin/python -m pip install -q --disable-pip-version-check -r scripts/requirements.txt
+    cp scripts/requirements.txt "$stamp"
+fi

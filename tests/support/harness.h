@@ -1,0 +1,92 @@
+// Test plumbing shared by the suites: running hres ops on NCHW vectors in a
+// chosen memory layout, comparing images, and the per-ISA test main.
+#pragma once
+
+#include "hres/hres.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace hres_test {
+
+enum class Layout { nchw, nhwc };
+inline const char *name(Layout l) { return l == Layout::nchw ? "nchw" : "nhwc"; }
+
+template<typename T> constexpr hres::DType dtype_of();
+template<> constexpr hres::DType dtype_of<uint8_t>() { return hres::DType::u8; }
+template<> constexpr hres::DType dtype_of<float>() { return hres::DType::f32; }
+
+// NCHW <-> NHWC copies of contiguous data.
+template<typename T>
+std::vector<T> to_layout(const std::vector<T> &nchw, int64_t n, int64_t c, int64_t h, int64_t w, Layout l) {
+    if (l == Layout::nchw) return nchw;
+    std::vector<T> out(nchw.size());
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t ch = 0; ch < c; ch++)
+            for (int64_t y = 0; y < h; y++)
+                for (int64_t x = 0; x < w; x++)
+                    out[((b * h + y) * w + x) * c + ch] = nchw[((b * c + ch) * h + y) * w + x];
+    return out;
+}
+
+template<typename T>
+std::vector<T> from_layout(const std::vector<T> &data, int64_t n, int64_t c, int64_t h, int64_t w, Layout l) {
+    if (l == Layout::nchw) return data;
+    std::vector<T> out(data.size());
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t ch = 0; ch < c; ch++)
+            for (int64_t y = 0; y < h; y++)
+                for (int64_t x = 0; x < w; x++)
+                    out[((b * c + ch) * h + y) * w + x] = data[((b * h + y) * w + x) * c + ch];
+    return out;
+}
+
+template<typename T>
+hres::Image view(std::vector<T> &data, int64_t n, int64_t c, int64_t h, int64_t w, Layout l) {
+    return l == Layout::nchw ? hres::nchw(data.data(), dtype_of<T>(), n, c, h, w)
+                             : hres::nhwc(data.data(), dtype_of<T>(), n, c, h, w);
+}
+
+// Runs hres::resize on NCHW data handed to the kernel in layout `l`; returns NCHW.
+template<typename T>
+hres::Status resize_in_layout(const std::vector<T> &in_nchw, int64_t n, int64_t c, int64_t h, int64_t w,
+                              int64_t oh, int64_t ow, const hres::ResizeOptions &options, Layout l,
+                              std::vector<T> *out_nchw) {
+    std::vector<T> in = to_layout(in_nchw, n, c, h, w, l);
+    std::vector<T> out(size_t(n * c * oh * ow), T(0));
+    hres::Status status = hres::resize(view(in, n, c, h, w, l), view(out, n, c, oh, ow, l), options);
+    *out_nchw = from_layout(out, n, c, oh, ow, l);
+    return status;
+}
+
+// Element-wise comparison: exact for uint8, |a - b| <= tolerance for float.
+// Reports the count of mismatches and the first one (NCHW position).
+template<typename T>
+::testing::AssertionResult images_match(const std::vector<T> &got, const std::vector<T> &want, int64_t c,
+                                        int64_t h, int64_t w, double tolerance) {
+    if (got.size() != want.size()) {
+        return ::testing::AssertionFailure() << "sizes differ: " << got.size() << " vs " << want.size();
+    }
+    size_t bad = 0, first = 0;
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); i++) {
+        const double d = std::fabs(double(got[i]) - double(want[i]));
+        if (!(d <= tolerance)) {  // NaN counts as a mismatch
+            if (bad++ == 0) first = i;
+            worst = std::isnan(d) ? d : std::max(worst, d);
+        }
+    }
+    if (bad == 0) return ::testing::AssertionSuccess();
+    const size_t x = first % w, y = first / w % h, ch = first / (w * h) % c, b = first / (w * h * c);
+    return ::testing::AssertionFailure()
+           << bad << " of " << got.size() << " elements differ (max |diff| " << worst << "), first at n=" << b
+           << " c=" << ch << " y=" << y << " x=" << x << ": got " << double(got[first]) << ", want "
+           << double(want[first]);
+}
+
+}  // namespace hres_test

@@ -1,0 +1,163 @@
+// Randomised comparison of hres::resize against the scalar reference
+// (tests/reference, written from SPEC.md): every mode, both dtypes and
+// layouts, shapes from 1x1 to a few hundred pixels, up and down, explicit and
+// non-integer scale factors, odd channel counts, batches.
+// uint8 must be bit-exact; float32 within 2e-5 for values in [0, 1].
+#include "reference/resize_reference.h"
+#include "support/harness.h"
+
+#include <random>
+
+namespace hres_test {
+namespace {
+
+struct Config {
+    hres::Interp mode;
+    bool antialias, align_corners;
+    int n, c, h, w, oh, ow;
+    double scale_h = 0, scale_w = 0;
+    Layout layout;
+
+    std::string describe() const {
+        std::ostringstream s;
+        s << hres::to_string(mode) << (antialias ? "+aa" : "") << (align_corners ? " align_corners" : "") << " "
+          << n << "x" << c << "x" << h << "x" << w << " -> " << oh << "x" << ow << " scale=(" << scale_h << ","
+          << scale_w << ") " << name(layout);
+        return s.str();
+    }
+};
+
+hres_ref::ResizeParams reference_params(const Config &cfg) {
+    static const hres_ref::Mode modes[] = {hres_ref::Mode::nearest, hres_ref::Mode::nearest_exact,
+                                           hres_ref::Mode::bilinear, hres_ref::Mode::bicubic};
+    hres_ref::ResizeParams p{modes[int(cfg.mode)]};
+    p.antialias = cfg.antialias;
+    p.align_corners = cfg.align_corners;
+    p.scale_h = cfg.scale_h;
+    p.scale_w = cfg.scale_w;
+    p.channels_last = cfg.layout == Layout::nhwc;
+    return p;
+}
+
+// Extents 1..max, log-uniform so that tiny images are as common as large ones.
+int random_extent(std::mt19937 &rng, int max) {
+    std::uniform_real_distribution<double> u(0.0, std::log(double(max)));
+    return std::max(1, int(std::exp(u(rng))));
+}
+
+// One output extent: a size, or PyTorch's trunc(in * s) for a scale factor
+// (recorded so the kernel maps coordinates with 1/s).
+int random_output(std::mt19937 &rng, int in, double *scale) {
+    static const double factors[] = {0.25, 0.37, 0.5, 0.6, 0.75, 1.0, 1.3, 1.7, 2.0, 2.05, 2.5, 3.0, 1.0 / 3.0};
+    *scale = 0;
+    if (rng() % 3 == 0) {
+        for (int tries = 0; tries < 20; tries++) {
+            const double s = factors[rng() % (sizeof(factors) / sizeof(factors[0]))];
+            const int out = int(std::trunc(double(in) * s));
+            if (out >= 1) {
+                *scale = s;
+                return out;
+            }
+        }
+    }
+    return random_extent(rng, 300);
+}
+
+Config random_config(std::mt19937 &rng) {
+    Config cfg{};
+    const int kind = rng() % 6;
+    static const hres::Interp modes[] = {hres::Interp::nearest, hres::Interp::nearest_exact, hres::Interp::bilinear,
+                                         hres::Interp::bicubic, hres::Interp::bilinear, hres::Interp::bicubic};
+    cfg.mode = modes[kind];
+    cfg.antialias = kind >= 4;
+    const bool filtered = kind >= 2;
+    cfg.align_corners = filtered && rng() % 3 == 0;
+    static const int channels[] = {1, 3, 4, 1, 3, 4, 2, 5};
+    cfg.c = channels[rng() % 8];
+    cfg.n = 1 + (rng() % 4 == 0 ? rng() % 3 : 0);
+    do {
+        cfg.h = random_extent(rng, 300);
+        cfg.w = random_extent(rng, 300);
+        cfg.oh = random_output(rng, cfg.h, &cfg.scale_h);
+        cfg.ow = random_output(rng, cfg.w, &cfg.scale_w);
+        // Keep the scalar reference quick.
+    } while (int64_t(cfg.n) * cfg.c * (int64_t(cfg.h) * cfg.w + int64_t(cfg.oh) * cfg.ow) > 400000);
+    cfg.layout = rng() % 2 ? Layout::nhwc : Layout::nchw;
+    return cfg;
+}
+
+template<typename T>
+std::vector<T> random_pixels(std::mt19937 &rng, size_t count) {
+    std::vector<T> v(count);
+    if constexpr (std::is_same_v<T, uint8_t>) {
+        // Half the images are binary 0/255: the hardest case for clamping.
+        const bool binary = rng() % 2;
+        for (auto &x : v) x = binary ? (rng() % 2 ? 255 : 0) : uint8_t(rng());
+    } else {
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        for (auto &x : v) x = u(rng);
+    }
+    return v;
+}
+
+template<typename T>
+void check_against_reference(uint32_t seed, int count) {
+    std::mt19937 rng(seed);
+    const double tolerance = std::is_same_v<T, uint8_t> ? 0.0 : 2e-5;
+    for (int i = 0; i < count; i++) {
+        const Config cfg = random_config(rng);
+        SCOPED_TRACE("case " + std::to_string(i) + ": " + cfg.describe());
+        const auto in = random_pixels<T>(rng, size_t(cfg.n) * cfg.c * cfg.h * cfg.w);
+        const auto want = hres_ref::resize(in, cfg.n, cfg.c, cfg.h, cfg.w, cfg.oh, cfg.ow, reference_params(cfg));
+        hres::ResizeOptions options{cfg.mode, cfg.antialias, cfg.align_corners, cfg.scale_h, cfg.scale_w};
+        std::vector<T> got;
+        hres::Status status = resize_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, cfg.oh, cfg.ow, options, cfg.layout, &got);
+        ASSERT_TRUE(status.ok()) << status.message();
+        ASSERT_TRUE(images_match(got, want, cfg.c, cfg.oh, cfg.ow, tolerance));
+    }
+}
+
+TEST(ResizeVsReference, RandomUint8) { check_against_reference<uint8_t>(20261120, 250); }
+TEST(ResizeVsReference, RandomFloat32) { check_against_reference<float>(20261121, 250); }
+
+// Fixed corner cases that random draws reach rarely.
+template<typename T>
+void check_fixed(const Config &cfg) {
+    SCOPED_TRACE(cfg.describe());
+    std::mt19937 rng(7);
+    const auto in = random_pixels<T>(rng, size_t(cfg.n) * cfg.c * cfg.h * cfg.w);
+    const auto want = hres_ref::resize(in, cfg.n, cfg.c, cfg.h, cfg.w, cfg.oh, cfg.ow, reference_params(cfg));
+    hres::ResizeOptions options{cfg.mode, cfg.antialias, cfg.align_corners, cfg.scale_h, cfg.scale_w};
+    std::vector<T> got;
+    ASSERT_TRUE(resize_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, cfg.oh, cfg.ow, options, cfg.layout, &got).ok());
+    EXPECT_TRUE(images_match(got, want, cfg.c, cfg.oh, cfg.ow, std::is_same_v<T, uint8_t> ? 0.0 : 2e-5));
+}
+
+TEST(ResizeVsReference, CornerCases) {
+    using I = hres::Interp;
+    std::vector<Config> cases;
+    for (Layout l : {Layout::nchw, Layout::nhwc}) {
+        for (auto [mode, aa] : {std::pair{I::nearest, false}, {I::nearest_exact, false}, {I::bilinear, false},
+                                {I::bicubic, false}, {I::bilinear, true}, {I::bicubic, true}}) {
+            const bool filtered = mode == I::bilinear || mode == I::bicubic;
+            for (bool ac : {false, true}) {
+                if (ac && !filtered) continue;
+                cases.push_back({mode, aa, ac, 1, 3, 1, 1, 1, 1, 0, 0, l});          // 1x1 -> 1x1
+                cases.push_back({mode, aa, ac, 1, 1, 1, 1, 7, 5, 0, 0, l});          // 1x1 -> 7x5
+                cases.push_back({mode, aa, ac, 2, 4, 9, 13, 1, 1, 0, 0, l});         // -> 1x1
+                cases.push_back({mode, aa, ac, 1, 3, 6, 1, 3, 1, 0, 0, l});          // width 1 (SPEC 9.1)
+                cases.push_back({mode, aa, ac, 1, 3, 300, 257, 7, 299, 0, 0, l});    // strong down / up
+                cases.push_back({mode, aa, ac, 1, 5, 10, 10, 20, 10, 2.05, 1.05, l}); // legacy nearest
+                cases.push_back({mode, aa, ac, 1, 2, 3, 40, 3, 40, 1.2, 1.2, l});   // unchanged with scale
+                cases.push_back({mode, aa, ac, 1, 3, 17, 33, 34, 8, 0, 0, l});
+            }
+        }
+    }
+    for (const Config &cfg : cases) {
+        check_fixed<uint8_t>(cfg);
+        check_fixed<float>(cfg);
+    }
+}
+
+}  // namespace
+}  // namespace hres_test
