@@ -33,9 +33,8 @@ public:
     TempDir() {
         static std::atomic<int> counter{0};
         std::random_device entropy;
-        path_ = fs::temp_directory_path() /
-                ("hres_io_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
-                 std::to_string(entropy()));
+        path_ = fs::temp_directory_path() / ("hres_io_test_" + std::to_string(getpid()) + "_" +
+                                             std::to_string(counter++) + "_" + std::to_string(entropy()));
         fs::create_directories(path_);
     }
     ~TempDir() {
@@ -81,7 +80,9 @@ HostImage make_image(DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, ui
     return image;
 }
 
-const float *floats(const HostImage &image) { return reinterpret_cast<const float *>(image.bytes.data()); }
+const float *floats(const HostImage &image) {
+    return reinterpret_cast<const float *>(image.bytes.data());
+}
 
 void expect_same_shape(const HostImage &image, DType dtype, int64_t n, int64_t c, int64_t h, int64_t w) {
     EXPECT_EQ(image.dtype, dtype);
@@ -246,7 +247,8 @@ TEST_F(ImageIoTest, NpyReadsVersions2And3AndHeaderVariants) {
     const std::vector<std::string> dicts = {
         dict_for("<u1", "(1, 1, 2, 3)"),
         dict_for("|u1", "(1,1,2,3)"),
-        "{\"descr\": \"<u1\", \"shape\": (1, 1, 2, 3), \"fortran_order\": False}",  // any key order, no trailing comma
+        "{\"descr\": \"<u1\", \"shape\": (1, 1, 2, 3), \"fortran_order\": False}",  // any key order, no trailing
+                                                                                    // comma
         "{ 'shape' : ( 1 , 1 , 2 , 3 , ) , 'fortran_order' : False , 'descr' : '|u1' , }",
     };
     int index = 0;
@@ -300,14 +302,15 @@ TEST_F(ImageIoTest, NpyRejectsBadFiles) {
         {"int64_overflow", npy_bytes(dict_for("<f4", "(99999999999999999999, 1, 1, 1)"), four_u8), "too large"},
         {"zero_dim", npy_bytes(dict_for("|u1", "(1, 0, 2, 2)"), {}), "positive"},
         {"negative_dim", npy_bytes(dict_for("|u1", "(1, -1, 2, 2)"), four_u8), "negative"},
-        {"unknown_key", npy_bytes("{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2), 'x': 1}", four_u8),
-         "'x'"},
+        {"unknown_key",
+         npy_bytes("{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2), 'x': 1}", four_u8), "'x'"},
         {"missing_key", npy_bytes("{'descr': '|u1', 'shape': (1, 1, 2, 2)}", four_u8), "fortran_order"},
-        {"duplicate_key", npy_bytes("{'descr': '|u1', 'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2)}",
-                                    four_u8),
+        {"duplicate_key",
+         npy_bytes("{'descr': '|u1', 'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2)}", four_u8),
          "twice"},
         {"not_dict", npy_bytes("[1, 2]", four_u8), "dict"},
-        {"unclosed", npy_bytes("{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2)", four_u8), "header"},
+        {"unclosed", npy_bytes("{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2)", four_u8),
+         "header"},
         {"junk_after", npy_bytes("{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 2)} x", four_u8),
          "after"},
         {"bool_typo", npy_bytes(dict_for("|u1", "(1, 1, 2, 2)", "false"), four_u8), "fortran_order"},
@@ -366,7 +369,13 @@ TEST_F(ImageIoTest, Png16BitQuantizesAndClamps) {
     HostImage image;
     ASSERT_TRUE(hres::io::allocate_image(DType::f32, 1, 1, 1, 8, &image, &error));
     auto *f = reinterpret_cast<float *>(image.bytes.data());
-    const float in[8] = {-1.0f, 0.0f, 0.5f, 1.0f, 2.0f, std::nanf(""), std::numeric_limits<float>::infinity(),
+    const float in[8] = {-1.0f,
+                         0.0f,
+                         0.5f,
+                         1.0f,
+                         2.0f,
+                         std::nanf(""),
+                         std::numeric_limits<float>::infinity(),
                          1.0f / 65535.0f * 0.49f};
     std::copy(in, in + 8, f);
     const HostImage back = round_trip("q.png", image);
@@ -416,7 +425,8 @@ TEST_F(ImageIoTest, PngLowBitDepthGrayIsScaledTo8Bit) {
     // 4-bit gray: levels 0, 5, 15 -> 0, 85, 255.
     png_byte row4[] = {0x05, 0xf0};
     png_bytep rows4[] = {row4};
-    ASSERT_TRUE(write_raw_png(dir.file("g4.png"), 3, 1, PNG_COLOR_TYPE_GRAY, 4, PNG_INTERLACE_NONE, rows4, {}, {}));
+    ASSERT_TRUE(
+        write_raw_png(dir.file("g4.png"), 3, 1, PNG_COLOR_TYPE_GRAY, 4, PNG_INTERLACE_NONE, rows4, {}, {}));
     ASSERT_TRUE(hres::io::read_image(dir.file("g4.png"), &image, &error)) << error;
     EXPECT_EQ(image.bytes, (std::vector<uint8_t>{0, 85, 255}));
 }
@@ -439,8 +449,8 @@ TEST_F(ImageIoTest, PngInterlacedMatchesPlainAnd16BitGrayAlpha) {
     // 16-bit gray+alpha, big-endian samples: (0x1234, 0xffff).
     png_byte ga[] = {0x12, 0x34, 0xff, 0xff};
     png_bytep ga_rows[] = {ga};
-    ASSERT_TRUE(write_raw_png(dir.file("ga16.png"), 1, 1, PNG_COLOR_TYPE_GRAY_ALPHA, 16, PNG_INTERLACE_NONE, ga_rows,
-                              {}, {}));
+    ASSERT_TRUE(write_raw_png(dir.file("ga16.png"), 1, 1, PNG_COLOR_TYPE_GRAY_ALPHA, 16, PNG_INTERLACE_NONE,
+                              ga_rows, {}, {}));
     ASSERT_TRUE(hres::io::read_image(dir.file("ga16.png"), &image, &error)) << error;
     expect_same_shape(image, DType::f32, 1, 2, 1, 1);
     EXPECT_FLOAT_EQ(floats(image)[0], 0x1234 / 65535.0f);

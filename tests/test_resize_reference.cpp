@@ -117,8 +117,8 @@ void check_against_reference(uint32_t seed, int count) {
     }
 }
 
-TEST(ResizeVsReference, RandomUint8) { check_against_reference<uint8_t>(20261120, 250); }
-TEST(ResizeVsReference, RandomFloat32) { check_against_reference<float>(20261121, 250); }
+TEST(ResizeVsReference, RandomUint8) { check_against_reference<uint8_t>(20261120, 600); }
+TEST(ResizeVsReference, RandomFloat32) { check_against_reference<float>(20261121, 600); }
 
 // Fixed corner cases that random draws reach rarely.
 template<typename T>

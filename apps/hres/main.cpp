@@ -1,0 +1,628 @@
+// hres: command-line front end to the hres resampling kernels.
+//
+//   hres resize IN OUT (--size HxW | --scale SH[,SW]) [options]
+//
+// How it is put together, so further subcommands (affine, grid-sample, flip)
+// only add what is specific to them:
+//  * kSubcommands maps a name to a handler; main() and `hres help` dispatch
+//    through it and the top-level usage is generated from it.
+//  * Options are data: a handler builds a table of OptionSpec (name, value
+//    placeholder, help text, setter) for its own options and appends the
+//    shared ones with add_common_options() (--layout, --threads, --isa,
+//    --bench; later --device). parse_options() does all generic parsing and
+//    print_command_help() renders --help from the same table.
+//  * The shared execution path is also common: apply_execution_settings()
+//    (ISA, threads), load_input(), prepare_output(), run_kernel() (layout
+//    conversion, timing, --bench), save_output() and print_report().
+//  * Every failure is thrown as a CliError carrying its exit status and
+//    reported once, as a single "hres: error: ..." line, by main().
+//    The output file is written only after the kernel succeeded, atomically.
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "hres/hres.h"
+#include "image_io.h"
+
+#ifndef HRES_VERSION
+#define HRES_VERSION "0.1.0"
+#endif
+
+namespace {
+
+using hres::io::HostImage;
+
+constexpr int kExitRuntimeError = 1;  // a well-formed request that failed (I/O, kernel, CPU)
+constexpr int kExitUsageError = 2;    // the command line itself is wrong
+
+// Halide buffer extents are 32-bit; anything larger cannot be run anyway.
+constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
+constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kMaxBenchIters = 1000000;
+
+class CliError : public std::runtime_error {
+public:
+    CliError(int exit_code, const std::string &message) : std::runtime_error(message), exit_code_(exit_code) {}
+    int exit_code() const { return exit_code_; }
+
+private:
+    int exit_code_;
+};
+
+[[noreturn]] void fail_usage(const std::string &message) {
+    throw CliError(kExitUsageError, message);
+}
+[[noreturn]] void fail_runtime(const std::string &message) {
+    throw CliError(kExitRuntimeError, message);
+}
+
+// ---------------------------------------------------------------------------
+// Strict value parsing. The C library parsers accept leading whitespace, signs,
+// trailing junk and (for strtod) "inf"/"nan"/hex; a typo in a size should be an
+// error, not a silently different size, so inputs are checked character-wise.
+
+enum class CountError { none, malformed, zero, too_large };
+
+// A positive decimal integer <= max: digits only.
+CountError parse_count(const std::string &text, int64_t max, int64_t *out) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return CountError::malformed;
+    int64_t value = 0;
+    for (char ch : text) {
+        const int digit = ch - '0';
+        if (value > (max - digit) / 10) return CountError::too_large;
+        value = value * 10 + digit;
+    }
+    if (value == 0) return CountError::zero;
+    *out = value;
+    return CountError::none;
+}
+
+std::string count_problem(CountError error, int64_t max) {
+    switch (error) {
+        case CountError::zero:
+            return "must be positive";
+        case CountError::too_large:
+            return "must be at most " + std::to_string(max);
+        default:
+            return "expected a positive integer";
+    }
+}
+
+int64_t parse_count_option(const std::string &option, const std::string &text, int64_t max) {
+    int64_t value = 0;
+    const CountError error = parse_count(text, max, &value);
+    if (error != CountError::none) {
+        fail_usage("invalid " + option + " value '" + text + "': " + count_problem(error, max));
+    }
+    return value;
+}
+
+// A finite positive decimal number such as 0.5, 2 or 1e-1.
+std::optional<double> parse_positive_real(const std::string &text) {
+    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos ||
+        !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.')) {
+        return std::nullopt;
+    }
+    errno = 0;
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value) || value <= 0.0) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::string format_real(double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", value);
+    return text;
+}
+
+// Fixed vocabularies (modes, ISAs, layouts) as name/value tables, so parsing,
+// error messages, help text and the report all use the same spelling.
+template <typename T>
+struct Choice {
+    const char *name;
+    T value;
+};
+
+enum class Layout { nchw, nhwc };
+
+constexpr Choice<hres::Interp> kModes[] = {{"nearest", hres::Interp::nearest},
+                                           {"nearest-exact", hres::Interp::nearest_exact},
+                                           {"bilinear", hres::Interp::bilinear},
+                                           {"bicubic", hres::Interp::bicubic}};
+constexpr Choice<hres::Isa> kIsas[] = {{"auto", hres::Isa::automatic},
+                                       {"avx512", hres::Isa::avx512},
+                                       {"avx2", hres::Isa::avx2},
+                                       {"sse41", hres::Isa::sse41}};
+constexpr Choice<Layout> kLayouts[] = {{"nchw", Layout::nchw}, {"nhwc", Layout::nhwc}};
+
+template <typename T, size_t N>
+std::string choice_list(const Choice<T> (&choices)[N]) {
+    std::string list;
+    for (const auto &choice : choices) list += (list.empty() ? "" : "|") + std::string(choice.name);
+    return list;
+}
+
+template <typename T, size_t N>
+T parse_choice(const std::string &option, const std::string &text, const Choice<T> (&choices)[N]) {
+    for (const auto &choice : choices) {
+        if (text == choice.name) return choice.value;
+    }
+    fail_usage("invalid " + option + " value '" + text + "': expected one of " + choice_list(choices));
+}
+
+template <typename T, size_t N>
+const char *choice_name(T value, const Choice<T> (&choices)[N]) {
+    for (const auto &choice : choices) {
+        if (choice.value == value) return choice.name;
+    }
+    return "?";
+}
+
+// ---------------------------------------------------------------------------
+// Option tables and the generic parser.
+
+struct OptionSpec {
+    std::string name;        // "--size"
+    std::string value_name;  // placeholder shown in help ("HxW"); empty for a flag
+    std::string help;
+    std::function<void(const std::string &value)> apply;  // parses and stores; "" for flags
+};
+
+struct Subcommand;
+
+struct ParsedArgs {
+    std::vector<std::string> operands;
+    bool help = false;
+};
+
+// Accepts `--opt value`, `--opt=value` and `--` (everything after it is an
+// operand). Unknown, repeated, value-less and flag-with-value options are
+// usage errors. --help/-h anywhere before `--` wins over everything else, so
+// `hres resize --mode bogus --help` still shows the help.
+ParsedArgs parse_options(const std::string &command, const std::vector<std::string> &args,
+                         const std::vector<OptionSpec> &specs) {
+    ParsedArgs parsed;
+    for (const std::string &arg : args) {
+        if (arg == "--") break;
+        if (arg == "--help" || arg == "-h") {
+            parsed.help = true;
+            return parsed;
+        }
+    }
+    const std::string see_help = " (see 'hres " + command + " --help')";
+    std::vector<const OptionSpec *> seen;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        if (arg == "--") {
+            parsed.operands.insert(parsed.operands.end(), args.begin() + long(i) + 1, args.end());
+            break;
+        }
+        if (arg.size() < 2 || arg[0] != '-') {
+            parsed.operands.push_back(arg);
+            continue;
+        }
+        const size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        const auto spec =
+            std::find_if(specs.begin(), specs.end(), [&](const OptionSpec &s) { return s.name == name; });
+        if (spec == specs.end()) fail_usage("unknown option '" + name + "'" + see_help);
+        if (std::find(seen.begin(), seen.end(), &*spec) != seen.end()) {
+            fail_usage("option " + name + " given more than once");
+        }
+        seen.push_back(&*spec);
+        std::string value;
+        if (spec->value_name.empty()) {
+            if (eq != std::string::npos) fail_usage("option " + name + " takes no value");
+        } else if (eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+        } else if (i + 1 < args.size()) {
+            value = args[++i];  // taken even if it starts with '-', so "--size -3x4" reports the bad size
+        } else {
+            fail_usage("option " + name + " needs a value " + spec->value_name + see_help);
+        }
+        spec->apply(value);
+    }
+    return parsed;
+}
+
+// Options every kernel subcommand shares. A subcommand embeds this struct and
+// calls add_common_options(); the execution helpers below consume it.
+// (Planned: --device cpu|cuda, with run_kernel staging through device memory.)
+struct CommonOptions {
+    Layout layout = Layout::nchw;
+    std::optional<int> threads;
+    std::optional<hres::Isa> isa;
+    int bench_iters = 0;  // 0: no --bench
+};
+
+void add_common_options(CommonOptions *common, std::vector<OptionSpec> *specs) {
+    specs->push_back({"--layout", "LAYOUT",
+                      "memory layout the kernel works on: " + choice_list(kLayouts) + " (default nchw)",
+                      [common](const std::string &v) { common->layout = parse_choice("--layout", v, kLayouts); }});
+    specs->push_back(
+        {"--threads", "N", "number of worker threads (default: one per core)", [common](const std::string &v) {
+             common->threads = int(parse_count_option("--threads", v, kMaxThreads));
+         }});
+    specs->push_back({"--isa", "ISA", "x86 code path: " + choice_list(kIsas) + " (default auto)",
+                      [common](const std::string &v) { common->isa = parse_choice("--isa", v, kIsas); }});
+    specs->push_back({"--bench", "ITERS", "after a warm-up run, time ITERS runs; print median and min",
+                      [common](const std::string &v) {
+                          common->bench_iters = int(parse_count_option("--bench", v, kMaxBenchIters));
+                      }});
+}
+
+// ---------------------------------------------------------------------------
+// Subcommand table and help.
+
+struct Subcommand {
+    const char *name;
+    const char *synopsis;     // what follows "hres NAME" in the usage line
+    const char *summary;      // one line for `hres --help`
+    const char *description;  // extra paragraph for `hres NAME --help`
+    int (*run)(const Subcommand &self, const std::vector<std::string> &args);
+};
+
+void print_command_help(const Subcommand &command, const std::vector<OptionSpec> &specs) {
+    std::printf("Usage: hres %s %s\n\n%s\n\nOptions:\n", command.name, command.synopsis, command.description);
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const OptionSpec &spec : specs) {
+        rows.emplace_back(spec.name + (spec.value_name.empty() ? "" : " " + spec.value_name), spec.help);
+    }
+    rows.emplace_back("-h, --help", "show this help and exit");
+    size_t width = 0;
+    for (const auto &row : rows) width = std::max(width, row.first.size());
+    for (const auto &row : rows) std::printf("  %-*s  %s\n", int(width), row.first.c_str(), row.second.c_str());
+}
+
+// Parses a subcommand's arguments; returns nullopt when --help was handled.
+std::optional<std::vector<std::string>> parse_command_line(const Subcommand &self,
+                                                           const std::vector<std::string> &args,
+                                                           const std::vector<OptionSpec> &specs,
+                                                           const std::vector<const char *> &operand_names) {
+    ParsedArgs parsed = parse_options(self.name, args, specs);
+    if (parsed.help) {
+        print_command_help(self, specs);
+        return std::nullopt;
+    }
+    if (parsed.operands.size() < operand_names.size()) {
+        fail_usage(std::string("missing ") + operand_names[parsed.operands.size()] + " (usage: hres " + self.name +
+                   " " + self.synopsis + ")");
+    }
+    if (parsed.operands.size() > operand_names.size()) {
+        fail_usage("unexpected argument '" + parsed.operands[operand_names.size()] + "' (see 'hres " + self.name +
+                   " --help')");
+    }
+    return std::move(parsed.operands);
+}
+
+// ---------------------------------------------------------------------------
+// The shared execution path.
+
+// ISA and thread count must be settled before the first kernel call.
+void apply_execution_settings(const CommonOptions &common) {
+    if (common.isa) {
+        const std::string name = choice_name(*common.isa, kIsas);
+        if (*common.isa != hres::Isa::automatic && !hres::cpu_supports(*common.isa)) {
+            fail_runtime("--isa " + name + ": this CPU does not support " + name +
+                         " (best available: " + choice_name(hres::best_cpu_isa(), kIsas) + ")");
+        }
+        const hres::Status status = hres::set_isa(*common.isa);
+        if (!status.ok()) fail_runtime("--isa " + name + ": " + status.message());
+    }
+    if (common.threads) hres::set_num_threads(*common.threads);
+}
+
+HostImage load_input(const std::string &path) {
+    HostImage image;
+    std::string error;
+    if (!hres::io::read_image(path, &image, &error)) fail_runtime(error);
+    return image;
+}
+
+// Validates the output shape (a usage error: it follows from the arguments) and
+// that OUT can be written in that format, then allocates it; all before the
+// kernel runs, so a doomed run fails fast.
+HostImage prepare_output(const std::string &path, hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_t w) {
+    std::string error;
+    size_t bytes = 0;
+    if (!hres::io::image_byte_count(dtype, n, c, h, w, &bytes, &error)) fail_usage("output " + error);
+    HostImage out;
+    out.dtype = dtype;
+    out.n = n;
+    out.c = c;
+    out.h = h;
+    out.w = w;
+    if (!hres::io::check_writable(path, out, &error)) fail_runtime(error);
+    if (!hres::io::allocate_image(dtype, n, c, h, w, &out, &error)) fail_runtime(error);
+    return out;
+}
+
+void save_output(const std::string &path, const HostImage &image) {
+    std::string error;
+    if (!hres::io::write_image(path, image, &error)) fail_runtime(error);
+}
+
+using Kernel = std::function<hres::Status(const hres::Image &in, const hres::Image &out)>;
+
+struct KernelTimes {
+    double first_us = 0.0;         // the first call (also the --bench warm-up)
+    std::vector<double> bench_us;  // --bench: the calls after it
+};
+
+// Runs `kernel` over `in` and `out` in the requested memory layout, once plus
+// --bench more times. Only the kernel calls are timed: layout conversion
+// happens outside, so nchw and nhwc timings compare kernel against kernel.
+KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostImage *out, const Kernel &kernel) {
+    std::vector<uint8_t> in_nhwc, out_nhwc;
+    hres::Image in_view, out_view;
+    if (common.layout == Layout::nhwc) {
+        in_nhwc = hres::io::to_interleaved(in);
+        out_nhwc.resize(out->bytes.size());
+        in_view = hres::nhwc(in_nhwc.data(), in.dtype, in.n, in.c, in.h, in.w);
+        out_view = hres::nhwc(out_nhwc.data(), out->dtype, out->n, out->c, out->h, out->w);
+    } else {
+        // hres::Image holds a mutable pointer; kernels only read their input.
+        in_view = hres::nchw(const_cast<uint8_t *>(in.bytes.data()), in.dtype, in.n, in.c, in.h, in.w);
+        out_view = hres::nchw(out->bytes.data(), out->dtype, out->n, out->c, out->h, out->w);
+    }
+
+    const auto timed_call = [&] {
+        const auto start = std::chrono::steady_clock::now();
+        const hres::Status status = kernel(in_view, out_view);
+        const auto stop = std::chrono::steady_clock::now();
+        if (!status.ok()) fail_runtime(status.message());
+        return std::chrono::duration<double, std::micro>(stop - start).count();
+    };
+    KernelTimes times;
+    times.first_us = timed_call();
+    times.bench_us.reserve(size_t(common.bench_iters));
+    for (int i = 0; i < common.bench_iters; ++i) times.bench_us.push_back(timed_call());
+
+    if (common.layout == Layout::nhwc) hres::io::from_interleaved(out_nhwc.data(), out);
+    return times;
+}
+
+std::string describe(const HostImage &image) {
+    return hres::io::shape_string(image) + " " + hres::io::dtype_name(image.dtype);
+}
+
+// "<what> layout=.. isa=.. threads=..: T us" and, with --bench, the statistics line.
+void print_report(const std::string &what, const CommonOptions &common, const KernelTimes &times) {
+    const std::string threads = common.threads ? std::to_string(*common.threads) : "auto";
+    std::printf("%s layout=%s isa=%s threads=%s: %.1f us\n", what.c_str(), choice_name(common.layout, kLayouts),
+                choice_name(hres::active_isa(), kIsas), threads.c_str(), times.first_us);
+    if (times.bench_us.empty()) return;
+    std::vector<double> sorted = times.bench_us;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t mid = sorted.size() / 2;
+    const double median = sorted.size() % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+    std::printf("bench: %zu iters, median %.1f us, min %.1f us\n", sorted.size(), median, sorted.front());
+}
+
+// ---------------------------------------------------------------------------
+// resize
+
+struct ResizeArgs {
+    std::optional<std::pair<int64_t, int64_t>> size;  // --size H, W
+    std::optional<std::pair<double, double>> scale;   // --scale SH, SW
+    hres::Interp mode = hres::Interp::bilinear;
+    bool antialias = false;
+    bool align_corners = false;
+    CommonOptions common;
+};
+
+std::pair<int64_t, int64_t> parse_size(const std::string &text) {
+    const size_t x = text.find('x');
+    if (x == std::string::npos || text.find('x', x + 1) != std::string::npos) {
+        fail_usage("invalid --size value '" + text + "': expected HxW, e.g. 256x320");
+    }
+    int64_t extent[2] = {0, 0};
+    const std::string parts[2] = {text.substr(0, x), text.substr(x + 1)};
+    const char *names[2] = {"height", "width"};
+    for (int i = 0; i < 2; ++i) {
+        const CountError error = parse_count(parts[i], kMaxExtent, &extent[i]);
+        if (error != CountError::none) {
+            fail_usage("invalid --size value '" + text + "': " + names[i] + " " +
+                       (error == CountError::malformed ? "'" + parts[i] + "' is not a positive integer"
+                                                       : count_problem(error, kMaxExtent)));
+        }
+    }
+    return {extent[0], extent[1]};
+}
+
+std::pair<double, double> parse_scale(const std::string &text) {
+    const size_t comma = text.find(',');
+    const std::string sh = text.substr(0, comma);
+    const std::string sw = comma == std::string::npos ? sh : text.substr(comma + 1);
+    const std::optional<double> h = parse_positive_real(sh), w = parse_positive_real(sw);
+    if (!h || !w) fail_usage("invalid --scale value '" + text + "': expected SH or SH,SW with positive numbers");
+    return {*h, *w};
+}
+
+std::vector<OptionSpec> resize_options(ResizeArgs *a) {
+    std::vector<OptionSpec> specs = {
+        {"--size", "HxW", "output height and width", [a](const std::string &v) { a->size = parse_size(v); }},
+        // Sampling uses 1/s, as PyTorch's scale_factor with recompute_scale_factor=False.
+        {"--scale", "SH[,SW]", "scale factors (one value: both); output size trunc(in*s)",
+         [a](const std::string &v) { a->scale = parse_scale(v); }},
+        {"--mode", "MODE", "interpolation: " + choice_list(kModes) + " (default bilinear)",
+         [a](const std::string &v) { a->mode = parse_choice("--mode", v, kModes); }},
+        {"--antialias", "", "antialiased downscaling (bilinear and bicubic only)",
+         [a](const std::string &) { a->antialias = true; }},
+        {"--align-corners", "", "align the corner pixel centers (bilinear and bicubic only)",
+         [a](const std::string &) { a->align_corners = true; }},
+    };
+    add_common_options(&a->common, &specs);
+    return specs;
+}
+
+int run_resize(const Subcommand &self, const std::vector<std::string> &args) {
+    ResizeArgs a;
+    const std::vector<OptionSpec> specs = resize_options(&a);
+    const auto operands = parse_command_line(self, args, specs, {"IN", "OUT"});
+    if (!operands) return 0;
+    const std::string &in_path = (*operands)[0];
+    const std::string &out_path = (*operands)[1];
+
+    if (a.size && a.scale) fail_usage("--size and --scale are mutually exclusive");
+    if (!a.size && !a.scale) fail_usage("resize needs --size HxW or --scale SH[,SW]");
+    const bool linear = a.mode == hres::Interp::bilinear || a.mode == hres::Interp::bicubic;
+    const char *mode_name = choice_name(a.mode, kModes);
+    if (a.antialias && !linear)
+        fail_usage(std::string("--antialias needs --mode bilinear or bicubic, not ") + mode_name);
+    if (a.align_corners && !linear) {
+        fail_usage(std::string("--align-corners needs --mode bilinear or bicubic, not ") + mode_name);
+    }
+
+    apply_execution_settings(a.common);
+    const HostImage in = load_input(in_path);
+
+    hres::ResizeOptions options;
+    options.mode = a.mode;
+    options.antialias = a.antialias;
+    options.align_corners = a.align_corners;
+    int64_t out_h = 0, out_w = 0;
+    std::string scale_note;
+    if (a.size) {
+        std::tie(out_h, out_w) = *a.size;
+    } else {
+        options.scale_h = a.scale->first;
+        options.scale_w = a.scale->second;
+        const auto scaled = [&](int64_t extent, double scale, const char *axis) {
+            int64_t result = 0;
+            const hres::Status status = hres::scaled_size(extent, scale, &result);
+            if (!status.ok()) {
+                fail_usage("--scale " + format_real(scale) + " cannot resize " + axis + " " +
+                           std::to_string(extent) + ": " + status.message());
+            }
+            return result;
+        };
+        out_h = scaled(in.h, options.scale_h, "height");
+        out_w = scaled(in.w, options.scale_w, "width");
+        scale_note = " scale=" + format_real(options.scale_h) + "," + format_real(options.scale_w);
+    }
+
+    HostImage out = prepare_output(out_path, in.dtype, in.n, in.c, out_h, out_w);
+    const KernelTimes times = run_kernel(a.common, in, &out, [&](const hres::Image &src, const hres::Image &dst) {
+        return hres::resize(src, dst, options);
+    });
+    save_output(out_path, out);
+
+    const std::string what = std::string("resize ") + describe(in) + " -> " + hres::io::shape_string(out) + " " +
+                             mode_name + scale_note + " antialias=" + (a.antialias ? "1" : "0") +
+                             " align_corners=" + (a.align_corners ? "1" : "0");
+    print_report(what, a.common, times);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Top level.
+
+const Subcommand kSubcommands[] = {
+    {"resize", "IN OUT (--size HxW | --scale SH[,SW]) [options]",
+     "resize images (torch.nn.functional.interpolate)",
+     "Resizes IN into OUT the way torch.nn.functional.interpolate does. IN and OUT\n"
+     "are .png or .npy files; OUT keeps IN's element type (8-bit PNG: u8, 16-bit\n"
+     "PNG: f32 in [0,1]; .npy: 4-D NCHW uint8 or float32).",
+     run_resize},
+};
+
+const Subcommand *find_subcommand(const std::string &name) {
+    for (const Subcommand &command : kSubcommands) {
+        if (name == command.name) return &command;
+    }
+    return nullptr;
+}
+
+void print_main_usage() {
+    std::printf("Usage: hres COMMAND [ARGS...]\n\nCommands:\n");
+    for (const Subcommand &command : kSubcommands) std::printf("  %-12s %s\n", command.name, command.summary);
+    std::printf(
+        "\nImages are .png (8/16-bit, 1-4 channels) or .npy (4-D NCHW uint8/float32).\n"
+        "Run 'hres COMMAND --help' for a command's options.\n\n"
+        "  -h, --help   show this help and exit\n"
+        "  --version    show the version and exit\n");
+}
+
+int run_cli(const std::vector<std::string> &args) {
+    if (args.empty()) fail_usage("missing command (see 'hres --help')");
+    const std::string &first = args[0];
+    if (first == "--help" || first == "-h") {
+        print_main_usage();
+        return 0;
+    }
+    if (first == "--version") {
+        std::printf("hres %s\n", HRES_VERSION);
+        return 0;
+    }
+    if (first == "help") {
+        if (args.size() == 1) {
+            print_main_usage();
+            return 0;
+        }
+        const Subcommand *command = find_subcommand(args[1]);
+        if (!command) fail_usage("unknown command '" + args[1] + "' (see 'hres --help')");
+        if (args.size() > 2) fail_usage("unexpected argument '" + args[2] + "' (usage: hres help [COMMAND])");
+        return command->run(*command, {"--help"});
+    }
+    const Subcommand *command = find_subcommand(first);
+    if (!command) {
+        fail_usage((first[0] == '-' ? "unknown option '" : "unknown command '") + first + "' (see 'hres --help')");
+    }
+    return command->run(*command, std::vector<std::string>(args.begin() + 1, args.end()));
+}
+
+// One line on stderr, whatever the message holds (library messages may span
+// lines). Character-wise so it cannot itself fail for lack of memory.
+void report_error(const char *message, const char *prefix = "") {
+    std::fputs("hres: error: ", stderr);
+    std::fputs(prefix, stderr);
+    for (const char *p = message; *p; ++p) std::fputc(*p == '\n' || *p == '\r' ? ' ' : *p, stderr);
+    std::fputc('\n', stderr);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    // Writing to a closed pipe should be a reported error with exit status 1,
+    // not death by SIGPIPE (status 141).
+    std::signal(SIGPIPE, SIG_IGN);
+    int code = 0;
+    try {
+        code = run_cli(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const CliError &e) {
+        report_error(e.what());
+        code = e.exit_code();
+    } catch (const std::bad_alloc &) {
+        report_error("out of memory");
+        code = kExitRuntimeError;
+    } catch (const std::exception &e) {
+        report_error(e.what(), "internal error: ");
+        code = kExitRuntimeError;
+    } catch (...) {
+        report_error("internal error");
+        code = kExitRuntimeError;
+    }
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && code == 0) {
+        report_error("cannot write to standard output");
+        code = kExitRuntimeError;
+    }
+    return code;
+}
