@@ -140,7 +140,9 @@ int main(int argc, char **argv) {
                 const hres::Image dst = make(out.data(), dtype, k.n, k.c, k.oh, k.ow, hres::Device::cpu);
                 const hres::ResizeOptions options{k.mode, k.antialias, k.align_corners, 0, 0};
 
-                for (int threads : {1, all_threads}) {
+                std::vector<int> thread_counts{1};
+                if (all_threads > 1) thread_counts.push_back(all_threads);
+                for (int threads : thread_counts) {
                     hres::set_num_threads(threads);
                     hres::Status status;
                     const double ours = median_us([&] { status = hres::resize(src, dst, options); });

@@ -42,6 +42,8 @@ public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+    GeneratorParam<int> gather_lanes{"gather_lanes", 8};
+    GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", 1};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
@@ -72,7 +74,8 @@ public:
 
         if (!using_autoscheduler()) {
             schedule_resize_nearest_x86({output, source_x, source_y, x, y, c, n, layout_of(input, output)},
-                                        get_target(), {rows_per_task, vector_multiplier});
+                                        get_target(),
+                                        {rows_per_task, vector_multiplier, gather_lanes, interleaved_gather_lanes});
         }
     }
 };

@@ -13,6 +13,9 @@ namespace hres {
 struct ResizeKnobs {
     int rows_per_task;      // output rows per parallel task
     int vector_multiplier;  // vector width = multiplier * natural width of the pixel type
+    // nearest only: lanes of the gathers (0 = the vector width above, 1 = scalar)
+    int gather_lanes = 0;              // planar layouts
+    int interleaved_gather_lanes = 0;  // interleaved layouts, 3 or 4 channels
 };
 
 // Memory layout facts a schedule specialises on.

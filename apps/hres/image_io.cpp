@@ -14,6 +14,7 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -369,7 +370,9 @@ bool write_png_stream(const HostImage &image, std::FILE *stream, std::string *re
             for (size_t ch = 0; ch < channels; ++ch) {
                 const float v = src[ch * plane + i];
                 // Written so NaN lands on 0 instead of reaching an undefined float->int cast.
-                const unsigned q = !(v > 0.0f) ? 0u : v >= 1.0f ? 65535u : unsigned(double(v) * 65535.0 + 0.5);
+                const unsigned q = !(v > 0.0f) ? 0u
+                                   : v >= 1.0f ? 65535u
+                                               : unsigned(std::lround(double(v) * 65535.0));
                 uint8_t *s = &pixels[(i * channels + ch) * 2];
                 s[0] = uint8_t(q >> 8);
                 s[1] = uint8_t(q & 0xff);

@@ -18,6 +18,7 @@
 //    reported once, as a single "hres: error: ..." line, by main().
 //    The output file is written only after the kernel succeeded, atomically.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -184,8 +185,6 @@ struct OptionSpec {
     std::string help;
     std::function<void(const std::string &value)> apply;  // parses and stores; "" for flags
 };
-
-struct Subcommand;
 
 struct ParsedArgs {
     std::vector<std::string> operands;
@@ -485,8 +484,9 @@ int run_resize(const Subcommand &self, const std::vector<std::string> &args) {
     if (!a.size && !a.scale) fail_usage("resize needs --size HxW or --scale SH[,SW]");
     const bool linear = a.mode == hres::Interp::bilinear || a.mode == hres::Interp::bicubic;
     const char *mode_name = choice_name(a.mode, kModes);
-    if (a.antialias && !linear)
+    if (a.antialias && !linear) {
         fail_usage(std::string("--antialias needs --mode bilinear or bicubic, not ") + mode_name);
+    }
     if (a.align_corners && !linear) {
         fail_usage(std::string("--align-corners needs --mode bilinear or bicubic, not ") + mode_name);
     }

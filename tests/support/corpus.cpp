@@ -97,10 +97,17 @@ std::string text(const std::map<std::string, Json> &object, const std::string &k
     return s ? *s : std::string();
 }
 
+// The corpus location: HRES_TEST_DATA overrides the source tree's tests/data,
+// so built tests can run on another machine (the GPU host) from a copy.
+std::string data_dir() {
+    const char *override_dir = std::getenv("HRES_TEST_DATA");
+    return override_dir ? override_dir : HRES_TEST_DATA_DIR;
+}
+
 }  // namespace
 
 std::vector<CorpusCase> load_corpus() {
-    std::ifstream file(std::string(HRES_TEST_DATA_DIR) + "/conformance/cases.jsonl");
+    std::ifstream file(data_dir() + "/conformance/cases.jsonl");
     EXPECT_TRUE(file.good()) << "cannot open the conformance manifest";
     std::vector<CorpusCase> cases;
     std::string line;
@@ -141,7 +148,7 @@ hres::io::HostImage load_array(const CorpusCase &c, const std::string &role) {
     auto it = c.files.find(role);
     EXPECT_NE(it, c.files.end()) << c.id << " has no " << role << " array";
     if (it == c.files.end()) return image;
-    EXPECT_TRUE(hres::io::read_image(std::string(HRES_TEST_DATA_DIR) + "/conformance/" + it->second, &image, &error))
+    EXPECT_TRUE(hres::io::read_image(data_dir() + "/conformance/" + it->second, &image, &error))
         << error;
     return image;
 }
