@@ -22,6 +22,7 @@
 
 #include "hres/hres.h"
 #include "image_io.h"
+#include "support/files.h"
 
 #ifndef HRES_CLI_PATH
 #error "compile with -DHRES_CLI_PATH=\"/path/to/hres\""
@@ -33,31 +34,7 @@ using hres::io::HostImage;
 
 namespace {
 
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        std::random_device entropy;
-        path_ = fs::temp_directory_path() / ("hres_cli_test_" + std::to_string(getpid()) + "_" +
-                                             std::to_string(counter++) + "_" + std::to_string(entropy()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    const fs::path &path() const { return path_; }
-    std::string file(const std::string &name) const { return (path_ / name).string(); }
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto &entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-
-private:
-    fs::path path_;
-};
+using hres_test::TempDir;
 
 std::string read_text(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
@@ -105,18 +82,7 @@ struct CliResult {
 };
 
 HostImage make_image(DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, uint32_t seed = 1) {
-    HostImage image;
-    std::string error;
-    EXPECT_TRUE(hres::io::allocate_image(dtype, n, c, h, w, &image, &error)) << error;
-    std::mt19937 rng(seed);
-    if (dtype == DType::u8) {
-        for (auto &b : image.bytes) b = uint8_t(rng());
-    } else {
-        auto *f = reinterpret_cast<float *>(image.bytes.data());
-        std::uniform_real_distribution<float> dist(0.0f, 1.0f);
-        for (size_t i = 0; i < image.bytes.size() / 4; ++i) f[i] = dist(rng);
-    }
-    return image;
+    return hres_test::make_image(dtype, n, c, h, w, seed, 0.0f, 1.0f);
 }
 
 class CliTest : public ::testing::Test {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "image_io.h"
+#include "support/files.h"
 
 namespace fs = std::filesystem;
 using hres::DType;
@@ -27,32 +28,7 @@ using hres::io::HostImage;
 
 namespace {
 
-// A fresh directory under the system temp dir, removed with everything in it.
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        std::random_device entropy;
-        path_ = fs::temp_directory_path() / ("hres_io_test_" + std::to_string(getpid()) + "_" +
-                                             std::to_string(counter++) + "_" + std::to_string(entropy()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    std::string file(const std::string &name) const { return (path_ / name).string(); }
-    // Names of everything in the directory, sorted: catches stray temp files.
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto &entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-
-private:
-    fs::path path_;
-};
+using hres_test::TempDir;
 
 void write_bytes(const std::string &path, const std::vector<uint8_t> &bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -66,18 +42,7 @@ std::vector<uint8_t> read_bytes(const std::string &path) {
 }
 
 HostImage make_image(DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, uint32_t seed = 1) {
-    HostImage image;
-    std::string error;
-    EXPECT_TRUE(hres::io::allocate_image(dtype, n, c, h, w, &image, &error)) << error;
-    std::mt19937 rng(seed);
-    if (dtype == DType::u8) {
-        for (auto &b : image.bytes) b = uint8_t(rng());
-    } else {
-        auto *f = reinterpret_cast<float *>(image.bytes.data());
-        std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-        for (size_t i = 0; i < image.bytes.size() / 4; ++i) f[i] = dist(rng);
-    }
-    return image;
+    return hres_test::make_image(dtype, n, c, h, w, seed, -2.0f, 2.0f);
 }
 
 const float *floats(const HostImage &image) {
