@@ -40,10 +40,10 @@ inline Expr filter_value(Filter f, Expr d, Expr cubic_a) {
 }
 
 struct AxisTaps {
-    Func start{"start"};    // (i) -> first input index (before clamping)
-    Func weight{"weight"};  // (k, i) -> float32, or int16 in the fixed-point path
-    Expr taps;              // extent of k
-    Func shift{"shift"};    // () -> fixed-point precision p (uint8 path only)
+    Func start;   // (i) -> first input index (before clamping)
+    Func weight;  // (k, i) -> float32, or int16 in the fixed-point path
+    Expr taps;    // extent of k
+    Func shift;   // () -> fixed-point precision p (uint8 path only)
     // Every Func above and the helpers they reduce over: small per-call tables
     // that a schedule computes once, ahead of the pixel loops.
     std::vector<Func> tables;

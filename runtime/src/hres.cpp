@@ -121,15 +121,13 @@ const FeatureMask kAvx2Level{halide_target_feature_sse41, halide_target_feature_
                              halide_target_feature_avx2, halide_target_feature_fma,
                              halide_target_feature_f16c};
 const FeatureMask kSse41Level{halide_target_feature_sse41};
-// Features that put a variant above a level.
-const FeatureMask kAboveAvx2{halide_target_feature_avx512, halide_target_feature_avx512_skylake,
+// Features that put a variant above a level: AVX-512 of any kind above AVX2,
+// and AVX2's own features above SSE4.1.
+const FeatureMask kAvx512Any{halide_target_feature_avx512, halide_target_feature_avx512_skylake,
                              halide_target_feature_avx512_cannonlake, halide_target_feature_avx512_zen4,
                              halide_target_feature_avx512_sapphirerapids, halide_target_feature_avx512_knl};
-const FeatureMask kAboveSse41{halide_target_feature_avx, halide_target_feature_avx2,
-                              halide_target_feature_fma, halide_target_feature_f16c,
-                              halide_target_feature_avx512, halide_target_feature_avx512_skylake,
-                              halide_target_feature_avx512_cannonlake, halide_target_feature_avx512_zen4,
-                              halide_target_feature_avx512_sapphirerapids, halide_target_feature_avx512_knl};
+const FeatureMask kAvx2Only{halide_target_feature_avx, halide_target_feature_avx2, halide_target_feature_fma,
+                            halide_target_feature_f16c};
 
 std::atomic<Isa> forced_isa{Isa::automatic};
 std::atomic<bool> kernels_started{false};
@@ -137,8 +135,9 @@ std::atomic<bool> kernels_started{false};
 int can_use_target_features(int count, const uint64_t *features) {
     if (!halide_default_can_use_target_features(count, features)) return 0;
     switch (forced_isa.load()) {
-    case Isa::avx2: return kAboveAvx2.intersects(features, count) ? 0 : 1;
-    case Isa::sse41: return kAboveSse41.intersects(features, count) ? 0 : 1;
+    case Isa::avx2: return kAvx512Any.intersects(features, count) ? 0 : 1;
+    case Isa::sse41:
+        return kAvx512Any.intersects(features, count) || kAvx2Only.intersects(features, count) ? 0 : 1;
     default: return 1;
     }
 }
