@@ -1,4 +1,7 @@
 // Boundary handling: what a read outside the input image means.
+//
+// Resize replicates the edge pixel. grid_sample has three padding modes
+// (SPEC.md 6.2) acting on coordinates, and reads outside the image give 0.
 #pragma once
 
 #include "Halide.h"
@@ -10,5 +13,43 @@ using namespace Halide;
 // Resize replicates the edge pixel: tap indices are clamped into the image
 // (SPEC.md 3.1, 4.1), which also keeps every read in bounds.
 inline Expr clamp_tap(Expr index, Expr extent) { return clamp(index, 0, extent - 1); }
+
+// grid_sample's padding_mode, a run-time kernel argument (PyTorch's enum values).
+enum class Padding { zeros = 0, border = 1, reflection = 2 };
+
+inline Expr is_padding(Expr padding, Padding p) { return padding == static_cast<int>(p); }
+
+// Mirrors u about the image's edges (align_corners=False: -0.5 and size-0.5;
+// True: the corner pixel centres 0 and size-1) in the form of PyTorch's
+// vectorised CPU kernel: a = |u - low|, e = a mod 2*span, min(e, 2*span - e) + low.
+inline Expr reflect_coordinate(Expr u, Expr size, Expr align_corners) {
+    Expr low = select(align_corners, 0.0f, -0.5f);
+    Expr twice_span = select(align_corners, cast<float>(2 * (size - 1)), cast<float>(2 * size));
+    Expr a = abs(u - low);
+    Expr extra = a - trunc(a / twice_span) * twice_span;
+    Expr mirrored = min(extra, twice_span - extra) + low;
+    // align_corners with a 1-pixel axis: the span is empty, everything maps to 0.
+    return strict_float(select(align_corners && size <= 1, 0.0f, mirrored));
+}
+
+// grid_sample's padding transform P(u) on a coordinate in pixel units
+// (SPEC.md 6.2): zeros leaves it (reads outside give 0), border clamps it
+// into the image, reflection mirrors then clamps it.
+inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) {
+    Expr last = cast<float>(size - 1);
+    Expr clamped = clamp(u, 0.0f, last);
+    Expr reflected = clamp(reflect_coordinate(u, size, align_corners), 0.0f, last);
+    return strict_float(select(is_padding(padding, Padding::border), clamped,
+                               is_padding(padding, Padding::reflection), reflected,
+                               u));
+}
+
+// grid_sample's read: pixel (x, y) of `image` if inside, else 0. `image` is
+// float32 (x, y, c, n); the indices are clamped for the read itself so that
+// bounds inference sees an in-range footprint.
+inline Expr read_or_zero(Func image, Expr x, Expr y, Expr c, Expr n, Expr width, Expr height) {
+    Expr inside = x >= 0 && x < width && y >= 0 && y < height;
+    return select(inside, image(clamp_tap(x, width), clamp_tap(y, height), c, n), 0.0f);
+}
 
 }  // namespace hres

@@ -1,4 +1,6 @@
-// Coordinate mapping: where an output pixel samples the input (SPEC.md 1.4, 2).
+// Coordinate mapping: where an output pixel samples the input: resize
+// (SPEC.md 1.4, 2), grid_sample's unnormalisation (6.1) and affine_grid's
+// base coordinates (7).
 //
 // Every formula here is evaluated in the precision PyTorch uses (float32 for
 // float paths and all nearest indices, float64 for the uint8 separable paths),
@@ -57,6 +59,36 @@ inline Expr nearest_source(Expr i, Expr in, Expr out, Expr user_scale, bool exac
                        index);
     }
     return index;
+}
+
+// a * b + c rounded once to float32, as the fused multiply-add PyTorch's
+// compiled CPU code uses: the float64 product of two floats is exact, so only
+// the sum rounds (twice, which differs from one rounding in ~2^-29 of cases),
+// on every x86 target alike, FMA unit or not.
+inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
+    return strict_float(cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c)));
+}
+
+// grid_sample's map from a normalised coordinate g (-1 and +1 are the image
+// edges, or with align_corners the corner pixel centres) to input pixel units,
+// in the form of PyTorch's vectorised CPU kernel: (g + 1) * ((size - 1) / 2),
+// or (g + 1) * (size / 2) - 0.5.
+inline Expr grid_unnormalize(Expr g, Expr size, Expr align_corners) {
+    Expr half_span = select(align_corners, cast<float>(size - 1), cast<float>(size)) / 2.0f;
+    Expr u = (g + 1.0f) * half_span;
+    return strict_float(select(align_corners, u, u - 0.5f));
+}
+
+// affine_grid's base coordinate j of n along one axis (SPEC.md 7):
+// torch.linspace(-1, 1, n) as its CPU kernel evaluates it (from -1 upwards in
+// the first half, from +1 downwards in the second, each a fused multiply-add),
+// then without align_corners scaled by (n - 1) / n (multiply, then divide).
+inline Expr affine_base(Expr j, Expr n, Expr align_corners) {
+    Expr step = strict_float(2.0f / cast<float>(n - 1));
+    Expr lin = select(j < n / 2, fused_multiply_add_f32(step, cast<float>(j), -1.0f),
+                      fused_multiply_add_f32(-step, cast<float>(n - 1 - j), 1.0f));
+    Expr centred = strict_float(lin * cast<float>(n - 1) / cast<float>(n));
+    return select(n <= 1, 0.0f, select(align_corners, lin, centred));
 }
 
 }  // namespace hres

@@ -28,6 +28,14 @@ inline int filter_support(Filter f) { return f == Filter::linear ? 2 : 4; }
 inline Expr cubic_near(Expr d, Expr a) { return ((a + 2) * d - (a + 3)) * d * d + 1; }
 inline Expr cubic_far(Expr d, Expr a) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; }
 
+// The four weights of taps floor(u)-1 .. floor(u)+2 at fraction t = u - floor(u),
+// each in the form PyTorch's float kernels evaluate (resize and grid_sample).
+inline std::vector<Expr> cubic_coefficients(Expr t, Expr a) {
+    Expr one = make_one(t.type());
+    return {strict_float(cubic_far(t + one, a)), strict_float(cubic_near(t, a)),
+            strict_float(cubic_near(one - t, a)), strict_float(cubic_far((one - t) + one, a))};
+}
+
 inline Expr filter_value(Filter f, Expr d, Expr cubic_a) {
     Type t = d.type();
     Expr ad = abs(d);
@@ -101,12 +109,7 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
         w[0] = strict_float(make_one(t) - frac);
         w[1] = frac;
     } else if (!fixed) {
-        // PyTorch's float kernels evaluate the four coefficients from t directly.
-        Expr a = make_const(t, -0.75), one = make_one(t);
-        w[0] = strict_float(cubic_far(frac + one, a));
-        w[1] = strict_float(cubic_near(frac, a));
-        w[2] = strict_float(cubic_near(one - frac, a));
-        w[3] = strict_float(cubic_far((one - frac) + one, a));
+        w = cubic_coefficients(frac, make_const(t, -0.75));
     } else {
         // The uint8 path evaluates the filter at each tap's distance (1 - (1 - t)
         // is not t in floating point, so this differs from the float forms).

@@ -9,25 +9,13 @@
 #include "boundary.h"
 #include "coords.h"
 #include "filters.h"
+#include "layout.h"
 #include "schedules/resize_schedules.h"
 
 namespace {
 
 using namespace Halide;
 using namespace hres;
-
-// Free strides on x and c, so NCHW and NHWC are both accepted.
-template<typename Buf>
-void accept_any_layout(Buf &buffer) {
-    buffer.dim(0).set_stride(Expr());
-}
-
-template<typename In, typename Out>
-LayoutConditions layout_of(In &input, Out &output) {
-    return {input.dim(0).stride() == 1 && output.dim(0).stride() == 1,
-            input.dim(2).stride() == 1 && output.dim(2).stride() == 1,
-            output.dim(2).extent()};
-}
 
 // The seed benchmark shape (BENCH.md): 1x3x345x456 -> 270x270.
 template<typename In, typename Out>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "layout.h"
 
 #include <vector>
 
@@ -16,13 +17,6 @@ struct ResizeKnobs {
     // nearest only: lanes of the gathers (0 = the vector width above, 1 = scalar)
     int gather_lanes = 0;              // planar layouts
     int interleaved_gather_lanes = 0;  // interleaved layouts, 3 or 4 channels
-};
-
-// Memory layout facts a schedule specialises on.
-struct LayoutConditions {
-    Halide::Expr planar;       // x has unit stride in input and output (NCHW)
-    Halide::Expr interleaved;  // c has unit stride in input and output (NHWC)
-    Halide::Expr channels;     // C
 };
 
 struct NearestResizeFuncs {

@@ -8,39 +8,11 @@
 // the x vector so stores are interleaved in registers rather than scattered.
 // Measurements behind the knobs' defaults are in bench/RESULTS.md.
 #include "resize_schedules.h"
+#include "x86_loops.h"
 
 namespace hres {
 
 using namespace Halide;
-
-namespace {
-
-int vector_width(const Target &target, Type t, int multiplier) {
-    return std::max(1, target.natural_vector_size(t) * multiplier);
-}
-
-// Loop structure of an output: tasks of `rows` rows in parallel, x vectorised
-// (`vec_planar` / `vec_interleaved` lanes; 1 = scalar) with a guarded tail so
-// 1..7-pixel-wide images work, and for interleaved layouts with 3 or 4
-// channels c unrolled innermost.
-void schedule_output_loops(Func f, const Var &x, const Var &y, const Var &c, const Var &n,
-                           const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows) {
-    Var yo("yo"), yi("yi");
-    auto rows_in_parallel = [&](Stage s, int vec) {
-        s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
-        if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
-    };
-    for (int channels : {3, 4}) {
-        Stage s = f.specialize(layout.interleaved && layout.channels == channels);
-        s.reorder(c, x, y, n).unroll(c);
-        rows_in_parallel(s, vec_interleaved);
-    }
-    rows_in_parallel(f.specialize(layout.planar), vec_planar);
-    // Any other strides (NHWC with other channel counts, mixed layouts).
-    rows_in_parallel(f, vec_planar);
-}
-
-}  // namespace
 
 // Nearest is a gather: out(x, y) = in(source_x(x), source_y(y)). The tables are
 // tiny; the cost is the gather along x (planar) or of whole pixels (interleaved).

@@ -100,6 +100,156 @@ TEST_F(Fixture, CudaImagesAreRejectedCleanly) {
     expect_error(i, o, {}, "CUDA");
 }
 
+// ---------------------------------------------------------------------------
+// grid_sample, affine_grid_sample and flip: bad arguments come back as a
+// Status with a non-empty message, and the output is left untouched.
+
+struct SampleFixture : ::testing::Test {
+    static constexpr int64_t N = 2, C = 3, H = 8, W = 8, OH = 4, OW = 5;
+    std::vector<float> in_data = std::vector<float>(N * C * H * W, 0.25f);
+    std::vector<float> out_data = std::vector<float>(N * C * OH * OW, -7.0f);
+    std::vector<float> grid = std::vector<float>(N * OH * OW * 2, 0.1f);
+    std::vector<float> theta = {1, 0, 0, 0, 1, 0, 0.5f, 0, 0, 0, 0.5f, 0};
+    hres::Image in = hres::nchw(in_data.data(), hres::DType::f32, N, C, H, W);
+    hres::Image out = hres::nchw(out_data.data(), hres::DType::f32, N, C, OH, OW);
+
+    // Both entry points reject the same arguments.
+    void expect_error(const hres::Image &i, const float *g, const float *t, const hres::Image &o,
+                      const hres::GridSampleOptions &opt) {
+        const std::vector<float> before = out_data;
+        hres::Status s = hres::grid_sample(i, g, o, opt);
+        EXPECT_FALSE(s.ok()) << "grid_sample accepted it";
+        EXPECT_FALSE(s.message().empty());
+        hres::Status a = hres::affine_grid_sample(i, t, o, opt);
+        EXPECT_FALSE(a.ok()) << "affine_grid_sample accepted it";
+        EXPECT_FALSE(a.message().empty());
+        EXPECT_EQ(out_data, before) << "a rejected call wrote to the output";
+    }
+    void expect_error(const hres::Image &i, const hres::Image &o, const hres::GridSampleOptions &opt) {
+        expect_error(i, grid.data(), theta.data(), o, opt);
+    }
+};
+
+TEST_F(SampleFixture, ValidCallsSucceed) {
+    ASSERT_TRUE(hres::grid_sample(in, grid.data(), out, {}).ok());
+    for (float v : out_data) EXPECT_FLOAT_EQ(v, 0.25f);  // a constant image sampled inside stays constant
+    out_data.assign(out_data.size(), -7.0f);
+    ASSERT_TRUE(hres::affine_grid_sample(in, theta.data(), out, {hres::Interp::nearest}).ok());
+    for (float v : out_data) EXPECT_EQ(v, 0.25f);
+}
+
+TEST_F(SampleFixture, NullPointers) {
+    const std::vector<float> before = out_data;
+    hres::Status s = hres::grid_sample(in, nullptr, out, {});
+    EXPECT_FALSE(s.ok());
+    EXPECT_FALSE(s.message().empty());
+    s = hres::affine_grid_sample(in, nullptr, out, {});
+    EXPECT_FALSE(s.ok());
+    EXPECT_FALSE(s.message().empty());
+    EXPECT_EQ(out_data, before);
+    hres::Image i = in;
+    i.data = nullptr;
+    expect_error(i, out, {});
+    hres::Image o = out;
+    o.data = nullptr;
+    expect_error(in, o, {});
+}
+
+TEST_F(SampleFixture, ShapeMismatch) {
+    // out.n != in.n: the grid has out.n images, the input in.n.
+    hres::Image o = hres::nchw(out_data.data(), hres::DType::f32, 1, C, OH, OW);
+    expect_error(in, o, {});
+    o = hres::nchw(out_data.data(), hres::DType::f32, N, C - 1, OH, OW);
+    expect_error(in, o, {});
+    for (int dim = 0; dim < 4; dim++) {
+        o = out;
+        (dim == 0 ? o.n : dim == 1 ? o.c : dim == 2 ? o.h : o.w) = 0;
+        expect_error(in, o, {});
+    }
+}
+
+TEST_F(SampleFixture, TypeAndDeviceMismatch) {
+    std::vector<uint8_t> u8(N * C * OH * OW, 0);
+    const std::vector<uint8_t> u8_before = u8;
+    hres::Image o = hres::nchw(u8.data(), hres::DType::u8, N, C, OH, OW);
+    expect_error(in, o, {});
+    EXPECT_EQ(u8, u8_before);
+    o = out;
+    o.dtype = static_cast<hres::DType>(9);
+    expect_error(in, o, {});
+    hres::Image i = in;
+    i.device = o.device = hres::Device::cuda;
+    o.dtype = hres::DType::f32;
+    expect_error(i, o, {});
+}
+
+TEST_F(SampleFixture, BadOptions) {
+    expect_error(in, out, {hres::Interp::nearest_exact});
+    expect_error(in, out, {static_cast<hres::Interp>(17)});
+    expect_error(in, out, {hres::Interp::bilinear, static_cast<hres::Padding>(7)});
+    expect_error(in, out, {hres::Interp::bicubic, static_cast<hres::Padding>(-1), true});
+}
+
+TEST_F(SampleFixture, OverlappingInputAndOutput) {
+    hres::Image o = hres::nchw(in_data.data() + 3, hres::DType::f32, N, C, OH, OW);
+    expect_error(in, o, {});
+}
+
+struct FlipFixture : ::testing::Test {
+    std::vector<uint8_t> in_data = std::vector<uint8_t>(2 * 3 * 5 * 7, 9);
+    std::vector<uint8_t> out_data = std::vector<uint8_t>(2 * 3 * 5 * 7, 0);
+    hres::Image in = hres::nchw(in_data.data(), hres::DType::u8, 2, 3, 5, 7);
+    hres::Image out = hres::nhwc(out_data.data(), hres::DType::u8, 2, 3, 5, 7);
+
+    void expect_error(const hres::Image &i, const hres::Image &o, hres::FlipAxes axes) {
+        const std::vector<uint8_t> before = out_data;
+        hres::Status s = hres::flip(i, o, axes);
+        EXPECT_FALSE(s.ok());
+        EXPECT_FALSE(s.message().empty());
+        EXPECT_EQ(out_data, before) << "a rejected call wrote to the output";
+    }
+};
+
+TEST_F(FlipFixture, ValidCallSucceeds) {
+    ASSERT_TRUE(hres::flip(in, out, hres::FlipAxes::both).ok());
+    for (uint8_t v : out_data) EXPECT_EQ(v, 9);
+}
+
+TEST_F(FlipFixture, BadArguments) {
+    hres::Image i = in;
+    i.data = nullptr;
+    expect_error(i, out, hres::FlipAxes::horizontal);
+    hres::Image o = out;
+    o.data = nullptr;
+    expect_error(in, o, hres::FlipAxes::horizontal);
+    expect_error(in, out, static_cast<hres::FlipAxes>(9));
+    // Shapes must be equal in every dimension.
+    for (int dim = 0; dim < 4; dim++) {
+        o = hres::nhwc(out_data.data(), hres::DType::u8, 2, 3, 5, 7);
+        int64_t &d = dim == 0 ? o.n : dim == 1 ? o.c : dim == 2 ? o.h : o.w;
+        d -= 1;
+        o = hres::nhwc(out_data.data(), hres::DType::u8, o.n, o.c, o.h, o.w);
+        expect_error(in, o, hres::FlipAxes::vertical);
+    }
+    // dtype mismatch.
+    o = out;
+    o.dtype = hres::DType::f32;
+    expect_error(in, o, hres::FlipAxes::vertical);
+    // Overlapping input and output.
+    o = hres::nchw(in_data.data() + 1, hres::DType::u8, 1, 3, 5, 7);
+    i = hres::nchw(in_data.data(), hres::DType::u8, 1, 3, 5, 7);
+    {
+        hres::Status s = hres::flip(i, o, hres::FlipAxes::horizontal);
+        EXPECT_FALSE(s.ok());
+        EXPECT_FALSE(s.message().empty());
+    }
+    // CUDA images.
+    i = in;
+    o = out;
+    i.device = o.device = hres::Device::cuda;
+    expect_error(i, o, hres::FlipAxes::both);
+}
+
 TEST(ScaledSize, MatchesPyTorchAndRejectsEmpty) {
     int64_t out = 0;
     ASSERT_TRUE(hres::scaled_size(5, 1.7, &out).ok());

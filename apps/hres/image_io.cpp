@@ -568,7 +568,8 @@ std::string shape_tuple(const std::vector<int64_t> &shape) {
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-bool read_npy(const std::string &path, HostImage *out, std::string *reason) {
+// Reads any C-order u1/f4 array; the total size is bounded by kMaxImageBytes.
+bool read_npy_file(const std::string &path, NpyArray *out, std::string *reason) {
     InputFile file;
     if (!file.open(path, reason)) return false;
 
@@ -607,12 +608,16 @@ bool read_npy(const std::string &path, HostImage *out, std::string *reason) {
     if (header.fortran_order) {
         return fail(reason, "Fortran-order (column-major) arrays are not supported; save a C-order array");
     }
-    if (header.shape.size() != 4) {
-        return fail(reason, "expected a 4-D (N, C, H, W) array, got shape " + shape_tuple(header.shape));
-    }
-    size_t bytes = 0;
     const auto &s = header.shape;
-    if (!image_byte_count(dtype, s[0], s[1], s[2], s[3], &bytes, reason)) return false;
+    uint64_t bytes = element_size(dtype);
+    for (int64_t extent : s) {
+        if (extent <= 0) return fail(reason, "shape " + shape_tuple(s) + " has an empty dimension");
+        if (bytes > kMaxImageBytes / uint64_t(extent)) {
+            return fail(reason, "shape " + shape_tuple(s) + " exceeds the " + std::to_string(kMaxImageBytes >> 30) +
+                                    " GiB limit");
+        }
+        bytes *= uint64_t(extent);
+    }
     // Exact size match: short files are truncated, long ones are not what the header describes.
     const uint64_t expected = data_offset + bytes;
     if (file.size < expected) {
@@ -624,10 +629,34 @@ bool read_npy(const std::string &path, HostImage *out, std::string *reason) {
                                 " bytes beyond the data its header describes");
     }
 
-    HostImage image;
-    if (!allocate_image(dtype, s[0], s[1], s[2], s[3], &image, reason)) return false;
-    if (!file.read_exact(image.bytes.data(), bytes, "data", reason)) return false;
-    *out = std::move(image);
+    NpyArray array;
+    array.dtype = dtype;
+    array.shape = s;
+    try {
+        array.bytes.resize(size_t(bytes));
+    } catch (const std::bad_alloc &) {
+        return fail(reason, "out of memory allocating " + std::to_string(bytes) + " bytes");
+    }
+    if (!file.read_exact(array.bytes.data(), size_t(bytes), "data", reason)) return false;
+    *out = std::move(array);
+    return true;
+}
+
+bool read_npy(const std::string &path, HostImage *out, std::string *reason) {
+    NpyArray array;
+    if (!read_npy_file(path, &array, reason)) return false;
+    const auto &s = array.shape;
+    if (s.size() != 4) {
+        return fail(reason, "expected a 4-D (N, C, H, W) array, got shape " + shape_tuple(s));
+    }
+    size_t bytes = 0;
+    if (!image_byte_count(array.dtype, s[0], s[1], s[2], s[3], &bytes, reason)) return false;
+    out->dtype = array.dtype;
+    out->n = s[0];
+    out->c = s[1];
+    out->h = s[2];
+    out->w = s[3];
+    out->bytes = std::move(array.bytes);
     return true;
 }
 
@@ -735,6 +764,18 @@ bool allocate_image(hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_t 
     out->c = c;
     out->h = h;
     out->w = w;
+    return true;
+}
+
+bool read_npy_array(const std::string &path, NpyArray *out, std::string *error) {
+    std::string reason;
+    bool ok = false;
+    try {
+        ok = read_npy_file(path, out, &reason);
+    } catch (const std::bad_alloc &) {
+        reason = "out of memory";
+    }
+    if (!ok) return fail(error, "cannot read '" + path + "': " + reason);
     return true;
 }
 

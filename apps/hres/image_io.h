@@ -49,6 +49,15 @@ bool allocate_image(hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_t 
 //  NPY: 4-D, C order, dtype u1 or little-endian f4, format versions 1.0-3.0.
 bool read_image(const std::string &path, HostImage *out, std::string *error);
 
+// A C-order uint8 or float32 array of any rank from a .npy file (grids: N,H,W,2;
+// affine matrices: N,2,3), under the same checks as read_image's NPY branch.
+struct NpyArray {
+    hres::DType dtype = hres::DType::f32;
+    std::vector<int64_t> shape;
+    std::vector<uint8_t> bytes;  // C order, element_size(dtype) bytes per element
+};
+bool read_npy_array(const std::string &path, NpyArray *out, std::string *error);
+
 // Writes a .png or .npy file atomically: the data goes to a temporary file in
 // the same directory that is renamed over `path` only once complete, so a
 // failure never leaves a partial or corrupt `path` behind.

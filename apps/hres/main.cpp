@@ -1,21 +1,31 @@
 // hres: command-line front end to the hres resampling kernels.
 //
 //   hres resize IN OUT (--size HxW | --scale SH[,SW]) [options]
+//   hres affine IN OUT (--theta a,b,c,d,e,f | --theta-file THETA.npy) [--size HxW] [options]
+//   hres grid-sample IN GRID.npy OUT [options]
+//   hres flip IN OUT (--horizontal | --vertical | --both) [options]
 //
-// How it is put together, so further subcommands (affine, grid-sample, flip)
-// only add what is specific to them:
+// How it is put together, so a subcommand only adds what is specific to it:
 //  * kSubcommands maps a name to a handler; main() and `hres help` dispatch
 //    through it and the top-level usage is generated from it.
 //  * Options are data: a handler builds a table of OptionSpec (name, value
 //    placeholder, help text, setter) for its own options and appends the
-//    shared ones with add_common_options() (--layout, --threads, --isa,
-//    --bench; later --device). parse_options() does all generic parsing and
-//    print_command_help() renders --help from the same table.
+//    shared ones: add_sampling_options() (--mode, --padding, --align-corners
+//    of affine and grid-sample) and add_common_options() (--layout, --threads,
+//    --isa, --bench; later --device). parse_options() does all generic
+//    parsing and print_command_help() renders --help from the same table.
 //  * The shared execution path is also common: apply_execution_settings()
-//    (ISA, threads), load_input(), prepare_output(), run_kernel() (layout
-//    conversion, timing, --bench), save_output() and print_report().
+//    (ISA, threads) and load_input(), then execute_kernel(), which runs
+//    prepare_output(), run_kernel() (layout conversion, timing, --bench),
+//    save_output() and print_report(). A handler only validates its
+//    arguments, loads its extra inputs (theta, grid) and names the kernel.
 //  * Every failure is thrown as a CliError carrying its exit status and
-//    reported once, as a single "hres: error: ..." line, by main().
+//    reported once, as a single "hres: error: ..." line, by main(). Status 2:
+//    the command line itself is wrong (unknown or repeated option, bad value,
+//    missing or conflicting options, an impossible output size). Status 1: a
+//    well-formed request failed (unreadable or malformed IN, GRID or THETA
+//    file, a GRID or THETA whose dtype, shape or batch does not fit IN, an
+//    unwritable OUT, an unsupported ISA, a kernel error).
 //    The output file is written only after the kernel succeeded, atomically.
 #include <algorithm>
 #include <cctype>
@@ -26,7 +36,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <optional>
@@ -112,19 +124,40 @@ int64_t parse_count_option(const std::string &option, const std::string &text, i
     return value;
 }
 
-// A finite positive decimal number such as 0.5, 2 or 1e-1.
-std::optional<double> parse_positive_real(const std::string &text) {
-    if (text.empty() || text.find_first_not_of("0123456789.eE+-") != std::string::npos ||
-        !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.')) {
+// A finite decimal number such as 0.5, -2 or 1e-1: an optional '-', then a
+// digit or '.', then only digits, '.', exponent letters and exponent signs,
+// all consumed by strtod (no "inf", "nan", hex, spaces or trailing junk).
+std::optional<double> parse_real(const std::string &text) {
+    const size_t body = !text.empty() && text[0] == '-' ? 1 : 0;
+    if (text.size() == body || text.find_first_not_of("0123456789.eE+-", body) != std::string::npos ||
+        !(std::isdigit(static_cast<unsigned char>(text[body])) || text[body] == '.')) {
         return std::nullopt;
     }
     errno = 0;
     char *end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value) || value <= 0.0) {
-        return std::nullopt;
-    }
+    if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) return std::nullopt;
     return value;
+}
+
+// A finite positive decimal number such as 0.5, 2 or 1e-1 (no sign).
+std::optional<double> parse_positive_real(const std::string &text) {
+    if (!text.empty() && text[0] == '-') return std::nullopt;
+    const std::optional<double> value = parse_real(text);
+    if (!value || *value <= 0.0) return std::nullopt;
+    return value;
+}
+
+// Splits at every `separator`, keeping empty fields ("1,,2" has three).
+std::vector<std::string> split(const std::string &text, char separator) {
+    std::vector<std::string> fields;
+    size_t start = 0;
+    for (size_t at = text.find(separator); at != std::string::npos; at = text.find(separator, start)) {
+        fields.push_back(text.substr(start, at - start));
+        start = at + 1;
+    }
+    fields.push_back(text.substr(start));
+    return fields;
 }
 
 std::string format_real(double value) {
@@ -147,6 +180,13 @@ constexpr Choice<hres::Interp> kModes[] = {{"nearest", hres::Interp::nearest},
                                            {"nearest-exact", hres::Interp::nearest_exact},
                                            {"bilinear", hres::Interp::bilinear},
                                            {"bicubic", hres::Interp::bicubic}};
+// grid_sample's modes: no nearest-exact (see parse_grid_mode).
+constexpr Choice<hres::Interp> kGridModes[] = {{"bilinear", hres::Interp::bilinear},
+                                               {"nearest", hres::Interp::nearest},
+                                               {"bicubic", hres::Interp::bicubic}};
+constexpr Choice<hres::Padding> kPaddings[] = {{"zeros", hres::Padding::zeros},
+                                               {"border", hres::Padding::border},
+                                               {"reflection", hres::Padding::reflection}};
 constexpr Choice<hres::Isa> kIsas[] = {{"auto", hres::Isa::automatic},
                                        {"avx512", hres::Isa::avx512},
                                        {"avx2", hres::Isa::avx2},
@@ -265,6 +305,32 @@ void add_common_options(CommonOptions *common, std::vector<OptionSpec> *specs) {
                       [common](const std::string &v) {
                           common->bench_iters = int(parse_count_option("--bench", v, kMaxBenchIters));
                       }});
+}
+
+// grid_sample's --mode: resize's nearest-exact is not one of them, which gets
+// its own hint rather than the bare list.
+hres::Interp parse_grid_mode(const std::string &text) {
+    if (text == "nearest-exact") {
+        fail_usage(std::string("invalid --mode value 'nearest-exact': grid sampling has no nearest-exact mode ") +
+                   "(nearest rounds half to even); expected one of " + choice_list(kGridModes));
+    }
+    return parse_choice("--mode", text, kGridModes);
+}
+
+// The grid-sampling options of affine and grid-sample.
+void add_sampling_options(hres::GridSampleOptions *options, std::vector<OptionSpec> *specs) {
+    specs->push_back({"--mode", "MODE", "interpolation: " + choice_list(kGridModes) + " (default bilinear)",
+                      [options](const std::string &v) { options->mode = parse_grid_mode(v); }});
+    specs->push_back({"--padding", "PADDING", "value outside the image: " + choice_list(kPaddings) + " (default zeros)",
+                      [options](const std::string &v) { options->padding = parse_choice("--padding", v, kPaddings); }});
+    specs->push_back({"--align-corners", "", "-1 and 1 are the corner pixels' centres, not their outer edges",
+                      [options](const std::string &) { options->align_corners = true; }});
+}
+
+// "bilinear padding=zeros align_corners=0", for the report.
+std::string describe_sampling(const hres::GridSampleOptions &options) {
+    return std::string(choice_name(options.mode, kGridModes)) + " padding=" + choice_name(options.padding, kPaddings) +
+           " align_corners=" + (options.align_corners ? "1" : "0");
 }
 
 // ---------------------------------------------------------------------------
@@ -415,6 +481,20 @@ void print_report(const std::string &what, const CommonOptions &common, const Ke
     std::printf("bench: %zu iters, median %.1f us, min %.1f us\n", sorted.size(), median, sorted.front());
 }
 
+// The rest of every kernel command once IN is loaded and OUT's height and
+// width are known (OUT has IN's dtype, batch and channels): OUT is checked and
+// allocated before the kernel runs, the kernel runs in the requested layout
+// (and --bench), OUT is written atomically and the report printed as
+// "<command> <IN shape dtype> -> <OUT shape> <details> layout=...".
+void execute_kernel(const char *command, const std::string &details, const CommonOptions &common, const HostImage &in,
+                    const std::string &out_path, int64_t out_h, int64_t out_w, const Kernel &kernel) {
+    HostImage out = prepare_output(out_path, in.dtype, in.n, in.c, out_h, out_w);
+    const KernelTimes times = run_kernel(common, in, &out, kernel);
+    save_output(out_path, out);
+    print_report(std::string(command) + " " + describe(in) + " -> " + hres::io::shape_string(out) + " " + details,
+                 common, times);
+}
+
 // ---------------------------------------------------------------------------
 // resize
 
@@ -519,16 +599,231 @@ int run_resize(const Subcommand &self, const std::vector<std::string> &args) {
         scale_note = " scale=" + format_real(options.scale_h) + "," + format_real(options.scale_w);
     }
 
-    HostImage out = prepare_output(out_path, in.dtype, in.n, in.c, out_h, out_w);
-    const KernelTimes times = run_kernel(a.common, in, &out, [&](const hres::Image &src, const hres::Image &dst) {
-        return hres::resize(src, dst, options);
-    });
-    save_output(out_path, out);
+    const std::string details = mode_name + scale_note + " antialias=" + (a.antialias ? "1" : "0") +
+                                " align_corners=" + (a.align_corners ? "1" : "0");
+    execute_kernel(self.name, details, a.common, in, out_path, out_h, out_w,
+                   [&](const hres::Image &src, const hres::Image &dst) { return hres::resize(src, dst, options); });
+    return 0;
+}
 
-    const std::string what = std::string("resize ") + describe(in) + " -> " + hres::io::shape_string(out) + " " +
-                             mode_name + scale_note + " antialias=" + (a.antialias ? "1" : "0") +
-                             " align_corners=" + (a.align_corners ? "1" : "0");
-    print_report(what, a.common, times);
+// ---------------------------------------------------------------------------
+// Auxiliary float32 arrays: affine's THETA and grid-sample's GRID.
+
+std::string npy_shape(const std::vector<int64_t> &shape) {
+    std::string text = "(";
+    for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// Reads a float32 .npy array into floats (a copy, so no alignment is assumed).
+// `what` names the array in messages ("--theta-file 't.npy'"); a missing,
+// malformed or non-float32 file is a runtime error, like a bad IN.
+std::vector<float> load_float_array(const std::string &what, const std::string &path, std::vector<int64_t> *shape) {
+    hres::io::NpyArray array;
+    std::string error;
+    if (!hres::io::read_npy_array(path, &array, &error)) fail_runtime(error);
+    if (array.dtype != hres::DType::f32) {
+        fail_runtime(what + ": expected a float32 array, got uint8 of shape " + npy_shape(array.shape));
+    }
+    std::vector<float> values(array.bytes.size() / sizeof(float));
+    std::memcpy(values.data(), array.bytes.data(), values.size() * sizeof(float));
+    *shape = std::move(array.shape);
+    return values;
+}
+
+// ---------------------------------------------------------------------------
+// affine
+
+constexpr size_t kThetaSize = 6;  // one row-major 2x3 matrix
+
+struct AffineArgs {
+    std::optional<std::vector<float>> theta;  // --theta: one matrix for the whole batch
+    std::optional<std::string> theta_file;    // --theta-file
+    std::optional<std::pair<int64_t, int64_t>> size;
+    hres::GridSampleOptions sampling;
+    CommonOptions common;
+};
+
+// "a,b,c,d,e,f": exactly six finite numbers that float32 can hold.
+std::vector<float> parse_theta(const std::string &text) {
+    const std::string bad = "invalid --theta value '" + text + "': ";
+    const std::vector<std::string> fields = split(text, ',');
+    if (fields.size() != kThetaSize) {
+        fail_usage(bad + "expected 6 comma-separated numbers a,b,c,d,e,f (the matrix [[a,b,c],[d,e,f]]), got " +
+                   std::to_string(fields.size()));
+    }
+    std::vector<float> theta;
+    for (const std::string &field : fields) {
+        const std::optional<double> value = parse_real(field);
+        if (!value) fail_usage(bad + "'" + field + "' is not a finite number");
+        if (std::fabs(*value) > double(std::numeric_limits<float>::max())) {
+            fail_usage(bad + "'" + field + "' is beyond the float32 range");
+        }
+        theta.push_back(float(*value));
+    }
+    return theta;
+}
+
+// THETA.npy: float32 (N, 2, 3) with N = IN's batch, or (1, 2, 3): one matrix
+// for every image. Returns N matrices either way.
+std::vector<float> load_theta_file(const std::string &path, int64_t batch) {
+    const std::string what = "--theta-file '" + path + "'";
+    std::vector<int64_t> shape;
+    std::vector<float> theta = load_float_array(what, path, &shape);
+    if (shape.size() != 3 || shape[1] != 2 || shape[2] != 3 || (shape[0] != batch && shape[0] != 1)) {
+        fail_runtime(what + ": expected shape (" + std::to_string(batch) + ", 2, 3) for IN's batch of " +
+                     std::to_string(batch) + " (or (1, 2, 3): one matrix for all), got " + npy_shape(shape));
+    }
+    if (shape[0] == batch) return theta;
+    std::vector<float> repeated;
+    repeated.reserve(size_t(batch) * kThetaSize);
+    for (int64_t i = 0; i < batch; ++i) repeated.insert(repeated.end(), theta.begin(), theta.end());
+    return repeated;
+}
+
+std::vector<OptionSpec> affine_options(AffineArgs *a) {
+    std::vector<OptionSpec> specs = {
+        {"--theta", "a,b,c,d,e,f", "the 2x3 matrix [[a,b,c],[d,e,f]], applied to every image",
+         [a](const std::string &v) { a->theta = parse_theta(v); }},
+        {"--theta-file", "THETA.npy", "float32 matrices of shape (N, 2, 3), one per image, or (1, 2, 3)",
+         [a](const std::string &v) { a->theta_file = v; }},
+        {"--size", "HxW", "output height and width (default: IN's)",
+         [a](const std::string &v) { a->size = parse_size(v); }},
+    };
+    add_sampling_options(&a->sampling, &specs);
+    add_common_options(&a->common, &specs);
+    return specs;
+}
+
+int run_affine(const Subcommand &self, const std::vector<std::string> &args) {
+    AffineArgs a;
+    const std::vector<OptionSpec> specs = affine_options(&a);
+    const auto operands = parse_command_line(self, args, specs, {"IN", "OUT"});
+    if (!operands) return 0;
+    const std::string &in_path = (*operands)[0];
+    const std::string &out_path = (*operands)[1];
+
+    if (a.theta && a.theta_file) fail_usage("--theta and --theta-file are mutually exclusive");
+    if (!a.theta && !a.theta_file) fail_usage("affine needs --theta a,b,c,d,e,f or --theta-file THETA.npy");
+
+    apply_execution_settings(a.common);
+    const HostImage in = load_input(in_path);
+
+    std::vector<float> theta;
+    std::string theta_note;
+    if (a.theta) {
+        theta.reserve(size_t(in.n) * kThetaSize);
+        for (int64_t i = 0; i < in.n; ++i) theta.insert(theta.end(), a.theta->begin(), a.theta->end());
+        for (float value : *a.theta) theta_note += (theta_note.empty() ? " theta=" : ",") + format_real(value);
+    } else {
+        theta = load_theta_file(*a.theta_file, in.n);
+        theta_note = " theta-file=" + *a.theta_file;
+    }
+    const auto [out_h, out_w] = a.size ? *a.size : std::pair<int64_t, int64_t>(in.h, in.w);
+
+    execute_kernel(self.name, describe_sampling(a.sampling) + theta_note, a.common, in, out_path, out_h, out_w,
+                   [&](const hres::Image &src, const hres::Image &dst) {
+                       return hres::affine_grid_sample(src, theta.data(), dst, a.sampling);
+                   });
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// grid-sample
+
+struct GridSampleArgs {
+    hres::GridSampleOptions sampling;
+    CommonOptions common;
+};
+
+std::vector<OptionSpec> grid_sample_options(GridSampleArgs *a) {
+    std::vector<OptionSpec> specs;
+    add_sampling_options(&a->sampling, &specs);
+    add_common_options(&a->common, &specs);
+    return specs;
+}
+
+int run_grid_sample(const Subcommand &self, const std::vector<std::string> &args) {
+    GridSampleArgs a;
+    const std::vector<OptionSpec> specs = grid_sample_options(&a);
+    const auto operands = parse_command_line(self, args, specs, {"IN", "GRID", "OUT"});
+    if (!operands) return 0;
+    const std::string &in_path = (*operands)[0];
+    const std::string &grid_path = (*operands)[1];
+    const std::string &out_path = (*operands)[2];
+
+    apply_execution_settings(a.common);
+    const HostImage in = load_input(in_path);
+
+    // GRID.npy: float32 (N, H_out, W_out, 2) with N = IN's batch.
+    const std::string what = "GRID '" + grid_path + "'";
+    std::vector<int64_t> shape;
+    const std::vector<float> grid = load_float_array(what, grid_path, &shape);
+    if (shape.size() != 4 || shape[3] != 2) {
+        fail_runtime(what + ": expected shape (N, H_out, W_out, 2) of (x, y) points, got " + npy_shape(shape));
+    }
+    if (shape[0] != in.n) {
+        fail_runtime(what + ": has " + std::to_string(shape[0]) + " grids for IN's batch of " + std::to_string(in.n) +
+                     ", shape " + npy_shape(shape));
+    }
+    if (shape[1] > kMaxExtent || shape[2] > kMaxExtent) {
+        fail_runtime(what + ": output size " + std::to_string(shape[1]) + "x" + std::to_string(shape[2]) +
+                     " is beyond 32-bit extents");
+    }
+
+    execute_kernel(self.name, describe_sampling(a.sampling), a.common, in, out_path, shape[1], shape[2],
+                   [&](const hres::Image &src, const hres::Image &dst) {
+                       return hres::grid_sample(src, grid.data(), dst, a.sampling);
+                   });
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// flip
+
+// Each axis is a flag of its own name: --horizontal, --vertical, --both.
+constexpr Choice<hres::FlipAxes> kFlipAxes[] = {{"horizontal", hres::FlipAxes::horizontal},
+                                                {"vertical", hres::FlipAxes::vertical},
+                                                {"both", hres::FlipAxes::both}};
+
+struct FlipArgs {
+    std::optional<hres::FlipAxes> axes;
+    CommonOptions common;
+};
+
+std::vector<OptionSpec> flip_options(FlipArgs *a) {
+    const char *helps[] = {"reverse each row (flip over W)", "reverse each column (flip over H)",
+                           "reverse rows and columns (a 180 degree rotation)"};
+    std::vector<OptionSpec> specs;
+    for (size_t i = 0; i < std::size(kFlipAxes); ++i) {
+        const Choice<hres::FlipAxes> choice = kFlipAxes[i];
+        specs.push_back({std::string("--") + choice.name, "", helps[i], [a, choice](const std::string &) {
+                             if (a->axes) {
+                                 fail_usage(std::string("--") + choice.name + " conflicts with --" +
+                                            choice_name(*a->axes, kFlipAxes) +
+                                            ": give exactly one of --horizontal, --vertical, --both");
+                             }
+                             a->axes = choice.value;
+                         }});
+    }
+    add_common_options(&a->common, &specs);
+    return specs;
+}
+
+int run_flip(const Subcommand &self, const std::vector<std::string> &args) {
+    FlipArgs a;
+    const std::vector<OptionSpec> specs = flip_options(&a);
+    const auto operands = parse_command_line(self, args, specs, {"IN", "OUT"});
+    if (!operands) return 0;
+    const std::string &in_path = (*operands)[0];
+    const std::string &out_path = (*operands)[1];
+    if (!a.axes) fail_usage("flip needs one of --horizontal, --vertical, --both");
+    const hres::FlipAxes axes = *a.axes;
+
+    apply_execution_settings(a.common);
+    const HostImage in = load_input(in_path);
+    execute_kernel(self.name, choice_name(axes, kFlipAxes), a.common, in, out_path, in.h, in.w,
+                   [&](const hres::Image &src, const hres::Image &dst) { return hres::flip(src, dst, axes); });
     return 0;
 }
 
@@ -542,6 +837,27 @@ const Subcommand kSubcommands[] = {
      "are .png or .npy files; OUT keeps IN's element type (8-bit PNG: u8, 16-bit\n"
      "PNG: f32 in [0,1]; .npy: 4-D NCHW uint8 or float32).",
      run_resize},
+    {"affine", "IN OUT (--theta a,b,c,d,e,f | --theta-file THETA.npy) [options]",
+     "affine-warp images (torch.nn.functional.affine_grid + grid_sample)",
+     "Warps IN into OUT the way torch.nn.functional.grid_sample does on the grid\n"
+     "torch.nn.functional.affine_grid builds from a 2x3 matrix theta per image\n"
+     "(the same --align-corners for both): an output pixel at normalized (x, y)\n"
+     "samples IN at theta @ (x, y, 1), coordinates in [-1, 1]. --theta gives one\n"
+     "matrix [[a,b,c],[d,e,f]] for every image; --theta-file a float32 .npy of\n"
+     "shape (N, 2, 3), N being IN's batch, or (1, 2, 3) for one matrix for all.\n"
+     "OUT keeps IN's element type (uint8 results round half to even).",
+     run_affine},
+    {"grid-sample", "IN GRID.npy OUT [options]", "sample images at given points (torch.nn.functional.grid_sample)",
+     "Samples IN at the points of GRID the way torch.nn.functional.grid_sample\n"
+     "does. GRID is a float32 .npy of shape (N, H_out, W_out, 2) holding (x, y) in\n"
+     "normalized coordinates ([-1, 1] spans IN), N being IN's batch; OUT is\n"
+     "N x C x H_out x W_out and keeps IN's element type (uint8 results round half\n"
+     "to even).",
+     run_grid_sample},
+    {"flip", "IN OUT (--horizontal | --vertical | --both) [options]", "flip images (torch.flip)",
+     "Flips IN into OUT the way torch.flip over W (--horizontal), H (--vertical)\n"
+     "or both does. OUT has IN's shape and element type.",
+     run_flip},
 };
 
 const Subcommand *find_subcommand(const std::string &name) {
@@ -555,7 +871,8 @@ void print_main_usage() {
     std::printf("Usage: hres COMMAND [ARGS...]\n\nCommands:\n");
     for (const Subcommand &command : kSubcommands) std::printf("  %-12s %s\n", command.name, command.summary);
     std::printf(
-        "\nImages are .png (8/16-bit, 1-4 channels) or .npy (4-D NCHW uint8/float32).\n"
+        "\nImages are .png (8/16-bit, 1-4 channels) or .npy (4-D NCHW uint8/float32);\n"
+        "affine matrices and sampling grids are float32 .npy.\n"
         "Run 'hres COMMAND --help' for a command's options.\n\n"
         "  -h, --help   show this help and exit\n"
         "  --version    show the version and exit\n");

@@ -71,24 +71,53 @@ const char *to_string(Isa isa) {
     return "invalid";
 }
 
-bool parse(const std::string &text, Interp *mode) {
-    for (Interp m : {Interp::nearest, Interp::nearest_exact, Interp::bilinear, Interp::bicubic}) {
-        if (text == to_string(m)) {
-            *mode = m;
+const char *to_string(Padding padding) {
+    switch (padding) {
+    case Padding::zeros: return "zeros";
+    case Padding::border: return "border";
+    case Padding::reflection: return "reflection";
+    }
+    return "invalid";
+}
+
+const char *to_string(FlipAxes axes) {
+    switch (axes) {
+    case FlipAxes::horizontal: return "horizontal";
+    case FlipAxes::vertical: return "vertical";
+    case FlipAxes::both: return "both";
+    }
+    return "invalid";
+}
+
+namespace {
+
+template<typename Enum>
+bool parse_name(const std::string &text, std::initializer_list<Enum> values, Enum *out) {
+    for (Enum value : values) {
+        if (text == to_string(value)) {
+            *out = value;
             return true;
         }
     }
     return false;
 }
 
+}  // namespace
+
+bool parse(const std::string &text, Interp *mode) {
+    return parse_name(text, {Interp::nearest, Interp::nearest_exact, Interp::bilinear, Interp::bicubic}, mode);
+}
+
 bool parse(const std::string &text, Isa *isa) {
-    for (Isa i : {Isa::automatic, Isa::avx512, Isa::avx2, Isa::sse41}) {
-        if (text == to_string(i)) {
-            *isa = i;
-            return true;
-        }
-    }
-    return false;
+    return parse_name(text, {Isa::automatic, Isa::avx512, Isa::avx2, Isa::sse41}, isa);
+}
+
+bool parse(const std::string &text, Padding *padding) {
+    return parse_name(text, {Padding::zeros, Padding::border, Padding::reflection}, padding);
+}
+
+bool parse(const std::string &text, FlipAxes *axes) {
+    return parse_name(text, {FlipAxes::horizontal, FlipAxes::vertical, FlipAxes::both}, axes);
 }
 
 // ---------------------------------------------------------------------------
@@ -301,15 +330,19 @@ Status check_pair(const Image &in, const Image &out) {
         return Status::error("input and output must have the same batch and channel counts, got " +
                              shape_text(in) + " and " + shape_text(out));
     }
-    const auto *in_begin = static_cast<const uint8_t *>(in.data);
-    const auto *out_begin = static_cast<const uint8_t *>(out.data);
-    const size_t size = dtype_size(in.dtype);
-    const auto *in_end = in_begin + element_span(in) * size;
-    const auto *out_end = out_begin + element_span(out) * size;
-    if (in_begin < out_end && out_begin < in_end) {
+    if (overlaps(in.data, size_t(element_span(in)) * dtype_size(in.dtype), out)) {
         return Status::error("input and output memory overlap");
     }
     return {};
+}
+
+// Address ranges, compared as integers (pointers into different objects
+// cannot be compared portably).
+bool overlaps(const void *data, size_t bytes, const Image &image) {
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(data);
+    const uintptr_t image_begin = reinterpret_cast<uintptr_t>(image.data);
+    const uintptr_t image_end = image_begin + size_t(element_span(image)) * dtype_size(image.dtype);
+    return begin < image_end && image_begin < begin + bytes;
 }
 
 Status run_kernel(const char *op, const std::function<int()> &kernel) {

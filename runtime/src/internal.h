@@ -27,6 +27,9 @@ Status check_image(const Image &image, const char *what);
 // Both images valid, same dtype, device, batch and channels; not overlapping.
 Status check_pair(const Image &in, const Image &out);
 
+// Whether `bytes` bytes at `data` share memory with any element of `image`.
+bool overlaps(const void *data, size_t bytes, const Image &image);
+
 // Runs a kernel entry point; a non-zero return or a Halide error becomes a
 // Status carrying Halide's message, prefixed with `op`.
 Status run_kernel(const char *op, const std::function<int()> &kernel);

@@ -153,4 +153,14 @@ hres::io::HostImage load_array(const CorpusCase &c, const std::string &role) {
     return image;
 }
 
+hres::io::NpyArray load_npy(const CorpusCase &c, const std::string &role) {
+    hres::io::NpyArray array;
+    std::string error;
+    auto it = c.files.find(role);
+    EXPECT_NE(it, c.files.end()) << c.id << " has no " << role << " array";
+    if (it == c.files.end()) return array;
+    EXPECT_TRUE(hres::io::read_npy_array(data_dir() + "/conformance/" + it->second, &array, &error)) << error;
+    return array;
+}
+
 }  // namespace hres_test

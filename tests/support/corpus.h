@@ -24,7 +24,10 @@ struct CorpusCase {
 // manifest cannot be read.
 std::vector<CorpusCase> load_corpus();
 
-// Reads one of a case's arrays ("input", "expected", "grid", "theta").
+// Reads one of a case's 4-D arrays ("input", "expected", "grid") as an NCHW image.
 hres::io::HostImage load_array(const CorpusCase &c, const std::string &role);
+
+// Reads one of a case's arrays of any rank ("grid": N,H,W,2; "theta": N,2,3).
+hres::io::NpyArray load_npy(const CorpusCase &c, const std::string &role);
 
 }  // namespace hres_test

@@ -69,6 +69,39 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options);
 Status scaled_size(int64_t in, double scale, int64_t *out);
 
 // ---------------------------------------------------------------------------
+// grid_sample and affine_grid_sample: torch.nn.functional.grid_sample on 4-D
+// input, with the grid given or built from a 2x3 affine matrix per image
+// exactly as torch.nn.functional.affine_grid builds it (SPEC.md 6, 7).
+//
+// float32 follows PyTorch. uint8 (which PyTorch does not offer) is computed
+// as float32 on the uint8 values, then rounded half to even and saturated to
+// 0..255, i.e. what torchvision does when it samples a uint8 image.
+enum class Padding { zeros, border, reflection };
+
+struct GridSampleOptions {
+    Interp mode = Interp::bilinear;  // bilinear, nearest (ties to even) or bicubic
+    Padding padding = Padding::zeros;
+    bool align_corners = false;
+};
+
+// grid: N x H_out x W_out x 2 contiguous float32 (x, y) in [-1, 1] image
+// coordinates, on the images' device; out is N x C x H_out x W_out.
+Status grid_sample(const Image &in, const float *grid, const Image &out, const GridSampleOptions &options);
+
+// theta: N x 2 x 3 contiguous float32, on the images' device. out's h and w
+// are affine_grid's size; n and c equal in's. The grid is never stored.
+Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
+                          const GridSampleOptions &options);
+
+// ---------------------------------------------------------------------------
+// flip: torch.flip over W (horizontal), H (vertical) or both. out has in's
+// shape; each keeps its own layout (a horizontal flip of NHWC memory reverses
+// whole pixels, never channels).
+enum class FlipAxes { horizontal, vertical, both };
+
+Status flip(const Image &in, const Image &out, FlipAxes axes);
+
+// ---------------------------------------------------------------------------
 // Execution controls.
 
 // x86 instruction-set variant. `automatic` picks the best the CPU supports.
@@ -90,7 +123,12 @@ int set_num_threads(int threads);
 const char *to_string(Interp mode);
 const char *to_string(DType dtype);
 const char *to_string(Isa isa);
+const char *to_string(Padding padding);
+const char *to_string(FlipAxes axes);
+// Parse the names to_string gives ("nearest-exact", "reflection", "both", "avx2", ...).
 bool parse(const std::string &text, Interp *mode);
 bool parse(const std::string &text, Isa *isa);
+bool parse(const std::string &text, Padding *padding);
+bool parse(const std::string &text, FlipAxes *axes);
 
 }  // namespace hres

@@ -1,0 +1,302 @@
+// Benchmark of the seed cases of shared/BENCH.md: median microseconds per call
+// for hres (both dtypes and layouts, 1 thread and all threads) and, side by
+// side in the same process, OpenCV (cv::resize, cv::warpAffine, cv::flip)
+// where it was found at configure time, plus memcpy of the same bytes for the
+// large flips. Ratios are only meaningful within one run on one machine.
+//
+//   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N]
+//
+// Prints a Markdown table (one row per case and thread count) on stdout.
+#include "hres/hres.h"
+
+#ifdef HRES_HAVE_OPENCV
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+enum class Op { resize, affine, hflip, vflip };
+
+struct Case {
+    Op op;
+    int n, c, h, w, oh, ow;
+    hres::Interp mode = hres::Interp::nearest;
+    bool antialias = false, align_corners = false;
+};
+
+constexpr auto kNearest = hres::Interp::nearest, kNearestExact = hres::Interp::nearest_exact,
+               kBilinear = hres::Interp::bilinear, kBicubic = hres::Interp::bicubic;
+
+// The rows of BENCH.md (each is run for u8/f32 x NCHW/NHWC).
+const Case kCases[] = {
+    {Op::resize, 1, 3, 500, 400, 256, 256, kNearest},
+    {Op::resize, 1, 3, 300, 400, 600, 700, kNearest},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kNearestExact},
+    {Op::resize, 1, 3, 300, 400, 600, 700, kNearestExact},
+    {Op::resize, 1, 3, 345, 456, 270, 270, kBilinear, true},
+    {Op::resize, 1, 3, 345, 456, 270, 270, kBilinear},
+    {Op::resize, 1, 3, 345, 456, 270, 270, kBicubic, true},
+    {Op::resize, 4, 3, 345, 456, 270, 270, kBilinear, true},
+    {Op::resize, 4, 3, 345, 456, 270, 270, kBilinear},
+    {Op::resize, 4, 3, 345, 456, 270, 270, kBicubic, true},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kBicubic, false, true},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kBicubic},
+    {Op::resize, 1, 3, 500, 400, 1024, 1024, kBicubic, false, true},
+    {Op::resize, 1, 3, 500, 400, 1024, 1024, kBicubic},
+    // The fused affine sampler: affine_grid + grid_sample at the input size.
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBilinear, false, true},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kNearest, false, true},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBicubic, false, true},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBilinear},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kNearest},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBicubic},
+    {Op::hflip, 1, 3, 224, 224, 224, 224},
+    {Op::vflip, 1, 3, 224, 224, 224, 224},
+    {Op::hflip, 1, 3, 256, 256, 256, 256},
+    {Op::vflip, 1, 3, 256, 256, 256, 256},
+    // Large flips, compared with memcpy of the same bytes (BENCH.md's bandwidth goal).
+    {Op::hflip, 1, 3, 1080, 1920, 1080, 1920},
+    {Op::vflip, 1, 3, 1080, 1920, 1080, 1920},
+};
+
+// A rotation by 10 degrees, zoom 1.1 and a small shift, in affine_grid's
+// normalised coordinates: a typical augmentation, with samples both inside
+// and outside the image.
+constexpr float kTheta[6] = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f};
+
+double g_min_time = 0.3;  // seconds of timed calls per measurement
+
+// Median of per-call times: one warm-up call, then calls until g_min_time has
+// passed (at least 7, at most 2000).
+double median_us(const std::function<void()> &call) {
+    using clock = std::chrono::steady_clock;
+    call();
+    std::vector<double> times;
+    const auto start = clock::now();
+    while (times.size() < 7 ||
+           (times.size() < 2000 && std::chrono::duration<double>(clock::now() - start).count() < g_min_time)) {
+        const auto t0 = clock::now();
+        call();
+        times.push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count());
+    }
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    return times[times.size() / 2];
+}
+
+const char *op_name(Op op) {
+    switch (op) {
+    case Op::resize: return "resize";
+    case Op::affine: return "affine_grid_sample";
+    case Op::hflip: return "hflip";
+    case Op::vflip: return "vflip";
+    }
+    return "?";
+}
+
+std::string mode_name(const Case &k) {
+    if (k.op == Op::hflip || k.op == Op::vflip) return "-";
+    std::string s = hres::to_string(k.mode);
+    if (k.antialias) s += "+aa";
+    if (k.align_corners) s += " ac";
+    return s;
+}
+
+hres::Status run_hres(const Case &k, const hres::Image &src, const hres::Image &dst, const float *theta) {
+    switch (k.op) {
+    case Op::resize: return hres::resize(src, dst, {k.mode, k.antialias, k.align_corners, 0, 0});
+    case Op::affine: return hres::affine_grid_sample(src, theta, dst, {k.mode, hres::Padding::zeros, k.align_corners});
+    case Op::hflip: return hres::flip(src, dst, hres::FlipAxes::horizontal);
+    case Op::vflip: return hres::flip(src, dst, hres::FlipAxes::vertical);
+    }
+    return hres::Status::error("unknown op");
+}
+
+#ifdef HRES_HAVE_OPENCV
+// OpenCV's closest interpolation: INTER_AREA stands in for antialiased
+// bilinear (it matches the mode, not the numbers); OpenCV has no antialiased
+// bicubic and no align_corners for resize. -1: no peer.
+int opencv_interp(const Case &k) {
+    if (k.n != 1 && k.op != Op::affine) return -1;
+    if (k.op == Op::resize && (k.align_corners || (k.antialias && k.mode == kBicubic))) return -1;
+    switch (k.mode) {
+    case hres::Interp::nearest: return cv::INTER_NEAREST;
+    case hres::Interp::nearest_exact: return cv::INTER_NEAREST_EXACT;
+    case hres::Interp::bilinear: return k.antialias ? cv::INTER_AREA : cv::INTER_LINEAR;
+    case hres::Interp::bicubic: return cv::INTER_CUBIC;
+    }
+    return -1;
+}
+
+// affine_grid's map from output pixel (j, i) to input pixel coordinates, as
+// the 2x3 matrix cv::warpAffine takes with WARP_INVERSE_MAP.
+cv::Mat pixel_matrix(const Case &k) {
+    // normalised = a * pixel + b per axis, and back.
+    auto to_norm = [&](int size, double *a, double *b) {
+        if (k.align_corners) { *a = 2.0 / std::max(size - 1, 1); *b = -1; }
+        else { *a = 2.0 / size; *b = 1.0 / size - 1; }
+    };
+    double ax, bx, ay, by, sx, tx, sy, ty;
+    to_norm(k.ow, &ax, &bx);
+    to_norm(k.oh, &ay, &by);
+    // pixel = (g + 1) * (size - 1) / 2, or ((g + 1) * size - 1) / 2
+    sx = k.align_corners ? (k.w - 1) / 2.0 : k.w / 2.0;
+    tx = k.align_corners ? sx : sx - 0.5;
+    sy = k.align_corners ? (k.h - 1) / 2.0 : k.h / 2.0;
+    ty = k.align_corners ? sy : sy - 0.5;
+    const double *t = nullptr;
+    double td[6];
+    for (int i = 0; i < 6; i++) td[i] = kTheta[i];
+    t = td;
+    cv::Mat m(2, 3, CV_64F);
+    // g_x = t0*(ax*j + bx) + t1*(ay*i + by) + t2; u = sx*g_x + tx
+    m.at<double>(0, 0) = sx * t[0] * ax;
+    m.at<double>(0, 1) = sx * t[1] * ay;
+    m.at<double>(0, 2) = sx * (t[0] * bx + t[1] * by + t[2]) + tx;
+    m.at<double>(1, 0) = sy * t[3] * ax;
+    m.at<double>(1, 1) = sy * t[4] * ay;
+    m.at<double>(1, 2) = sy * (t[3] * bx + t[4] * by + t[5]) + ty;
+    return m;
+}
+
+// Times OpenCV on the same bytes (interleaved HWC, one image at a time), or
+// returns -1 where it has no equivalent.
+double time_opencv(const Case &k, hres::DType dtype, std::vector<uint8_t> &in, std::vector<uint8_t> &out) {
+    const int type = dtype == hres::DType::u8 ? CV_8UC(k.c) : CV_32FC(k.c);
+    const size_t in_bytes = size_t(k.c) * k.h * k.w * hres::dtype_size(dtype);
+    const size_t out_bytes = size_t(k.c) * k.oh * k.ow * hres::dtype_size(dtype);
+    auto each_image = [&](const std::function<void(cv::Mat &, cv::Mat &)> &f) {
+        return median_us([&] {
+            for (int b = 0; b < k.n; b++) {
+                cv::Mat src(k.h, k.w, type, in.data() + b * in_bytes);
+                cv::Mat dst(k.oh, k.ow, type, out.data() + b * out_bytes);
+                f(src, dst);
+            }
+        });
+    };
+    switch (k.op) {
+    case Op::resize: {
+        const int interp = opencv_interp(k);
+        if (interp < 0) return -1;
+        return each_image([&](cv::Mat &s, cv::Mat &d) { cv::resize(s, d, d.size(), 0, 0, interp); });
+    }
+    case Op::affine: {
+        const int interp = opencv_interp(k);
+        const cv::Mat m = pixel_matrix(k);
+        return each_image([&](cv::Mat &s, cv::Mat &d) {
+            cv::warpAffine(s, d, m, d.size(), interp | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar());
+        });
+    }
+    case Op::hflip: return each_image([](cv::Mat &s, cv::Mat &d) { cv::flip(s, d, 1); });
+    case Op::vflip: return each_image([](cv::Mat &s, cv::Mat &d) { cv::flip(s, d, 0); });
+    }
+    return -1;
+}
+#endif
+
+std::string ratio(double ours, double peer) {
+    if (peer <= 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.2f", ours / peer);
+    return text;
+}
+
+std::string number(double v) {
+    if (v <= 0) return "-";
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.1f", v);
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string filter;
+    int all_threads = int(std::thread::hardware_concurrency());
+    for (int i = 1; i < argc; i++) {
+        const std::string arg = argv[i];
+        if (arg == "--filter" && i + 1 < argc) {
+            filter = argv[++i];
+        } else if (arg == "--min-time" && i + 1 < argc) {
+            g_min_time = std::atof(argv[++i]);
+        } else if (arg == "--threads" && i + 1 < argc) {
+            all_threads = std::atoi(argv[++i]);
+        } else {
+            std::fprintf(stderr, "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N]\n");
+            return 2;
+        }
+    }
+
+    std::printf("hres benchmark: isa %s, all threads = %d, median us per call\n\n",
+                hres::to_string(hres::active_isa()), all_threads);
+    std::printf("| op | input -> output | mode | dtype | layout | threads | hres us | OpenCV us | hres/OpenCV "
+                "| memcpy us | hres/memcpy |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+
+    std::mt19937 rng(1);
+    for (const Case &k : kCases) {
+        for (hres::DType dtype : {hres::DType::u8, hres::DType::f32}) {
+            for (bool nhwc : {false, true}) {
+                char shape[96];
+                std::snprintf(shape, sizeof(shape), "%dx%dx%dx%d -> %dx%d", k.n, k.c, k.h, k.w, k.oh, k.ow);
+                const std::string label = std::string(op_name(k.op)) + " " + shape + " " + mode_name(k) + " " +
+                                          hres::to_string(dtype) + (nhwc ? " nhwc" : " nchw");
+                if (!filter.empty() && label.find(filter) == std::string::npos) continue;
+
+                const size_t esize = hres::dtype_size(dtype);
+                std::vector<uint8_t> in(size_t(k.n) * k.c * k.h * k.w * esize);
+                std::vector<uint8_t> out(size_t(k.n) * k.c * k.oh * k.ow * esize);
+                if (dtype == hres::DType::u8) {
+                    for (auto &b : in) b = uint8_t(rng());
+                } else {
+                    float *f = reinterpret_cast<float *>(in.data());
+                    for (size_t i = 0; i < in.size() / 4; i++) f[i] = float(rng() % 1000) / 999.0f;
+                }
+                std::vector<float> theta;
+                for (int b = 0; b < k.n; b++) theta.insert(theta.end(), kTheta, kTheta + 6);
+                auto make = nhwc ? hres::nhwc : hres::nchw;
+                const hres::Image src = make(in.data(), dtype, k.n, k.c, k.h, k.w, hres::Device::cpu);
+                const hres::Image dst = make(out.data(), dtype, k.n, k.c, k.oh, k.ow, hres::Device::cpu);
+                const bool large_flip = (k.op == Op::hflip || k.op == Op::vflip) && k.h * k.w >= 1000000;
+
+                std::vector<int> thread_counts{1};
+                if (all_threads > 1) thread_counts.push_back(all_threads);
+                for (int threads : thread_counts) {
+                    hres::set_num_threads(threads);
+                    hres::Status status;
+                    const double ours = median_us([&] { status = run_hres(k, src, dst, theta.data()); });
+                    if (!status.ok()) {
+                        std::fprintf(stderr, "hres failed on %s: %s\n", label.c_str(), status.message().c_str());
+                        return 1;
+                    }
+                    double peer = -1, copy = -1;
+#ifdef HRES_HAVE_OPENCV
+                    cv::setNumThreads(threads);
+                    peer = time_opencv(k, dtype, in, out);
+#endif
+                    if (large_flip && threads == 1) {
+                        copy = median_us([&] { std::memcpy(out.data(), in.data(), in.size()); });
+                    }
+                    std::printf("| %s | %s | %s | %s | %s | %d | %.1f | %s | %s | %s | %s |\n", op_name(k.op), shape,
+                                mode_name(k).c_str(), hres::to_string(dtype), nhwc ? "nhwc" : "nchw", threads, ours,
+                                number(peer).c_str(), ratio(ours, peer).c_str(), number(copy).c_str(),
+                                ratio(ours, copy).c_str());
+                    std::fflush(stdout);
+                }
+            }
+        }
+    }
+    return 0;
+}

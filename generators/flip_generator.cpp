@@ -1,0 +1,56 @@
+// flip: torch.flip of N x C x H x W images over W, H or both (SPEC.md 8).
+// Which axes flip is a run-time argument; the schedule specialises on it.
+#include "Halide.h"
+
+#include "layout.h"
+#include "schedules/flip_schedules.h"
+
+namespace {
+
+using namespace Halide;
+using namespace hres;
+
+class Flip : public Generator<Flip> {
+public:
+    GeneratorParam<int> rows_per_task{"rows_per_task", 32};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+
+    Input<Buffer<void, 4>> input{"input"};
+    Input<bool> horizontal{"horizontal"};
+    Input<bool> vertical{"vertical"};
+    Output<Buffer<void, 4>> output{"output"};
+
+    void generate() {
+        accept_any_layout(input);
+        accept_any_layout(output);
+        Var x("x"), y("y"), c("c"), n("n");
+        Expr mirrored_x = select(horizontal, input.dim(0).extent() - 1 - x, x);
+        Expr mirrored_y = select(vertical, input.dim(1).extent() - 1 - y, y);
+
+        // Mirroring an interleaved row reverses whole pixels: read backwards
+        // element by element that is a gather. Those reads go through
+        // `staged`, a plain copy of the input that the schedule places next to
+        // each output vector (dense forward loads into a small planar buffer,
+        // then reversed dense loads from it). The values are the same.
+        Func staged("staged");
+        staged(x, y, c, n) = input(x, y, c, n);
+        Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
+        output(x, y, c, n) = select(through_stage, staged(mirrored_x, mirrored_y, c, n),
+                                    input(mirrored_x, mirrored_y, c, n));
+
+        // The seed benchmark shape (BENCH.md): 1x3x224x224.
+        input.set_estimates({{0, 224}, {0, 224}, {0, 3}, {0, 1}});
+        output.set_estimates({{0, 224}, {0, 224}, {0, 3}, {0, 1}});
+        horizontal.set_estimate(true);
+        vertical.set_estimate(false);
+
+        if (!using_autoscheduler()) {
+            schedule_flip_x86({output, staged, x, y, c, n, layout_of(input, output), horizontal}, get_target(),
+                              {rows_per_task, vector_multiplier});
+        }
+    }
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(Flip, flip)

@@ -1,0 +1,212 @@
+// grid_sample and affine_grid_sample: torch.nn.functional.grid_sample on
+// N x C x H x W images (SPEC.md 6), with the sampling grid either read from
+// memory or computed inside the kernel from one 2x3 matrix per image exactly
+// as torch.nn.functional.affine_grid builds it (SPEC.md 7), so that the fused
+// affine sampler never writes the grid.
+//
+// Both generators state where each output pixel samples (sample_x, sample_y:
+// normalised coordinates) and hand that to sample_image(), the one statement
+// of the sampling algorithm. Pixels are float32 or uint8 (`input.type`); uint8
+// is sampled in float32 and rounded half to even with saturation, as
+// torchvision does around grid_sample.
+#include "Halide.h"
+
+#include "boundary.h"
+#include "coords.h"
+#include "filters.h"
+#include "layout.h"
+#include "schedules/grid_sample_schedules.h"
+
+namespace {
+
+using namespace Halide;
+using namespace hres;
+
+enum class SampleMode { bilinear, nearest, bicubic };
+
+const std::map<std::string, SampleMode> kSampleModes = {
+    {"bilinear", SampleMode::bilinear}, {"nearest", SampleMode::nearest}, {"bicubic", SampleMode::bicubic}};
+
+// A tap index of a coordinate in pixel units. Under zeros padding coordinates
+// are unbounded; everything beyond one pixel outside the image reads 0, so
+// clamping there first keeps the float -> int conversion defined without
+// changing a result.
+Expr tap_index(Expr u, Expr size) { return cast<int>(clamp(u, -2.0f, cast<float>(size + 1))); }
+
+struct Sampled {
+    Func footprint;  // (x, y, n): tap indices and weights, shared by all channels
+    Expr value;      // float32 value of (x, y, c, n)
+};
+
+// grid_sample at output (x, y, c, n), which samples normalised coordinates
+// (sample_x, sample_y)(x, y, n) of the float32 image `pixels`.
+Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func sample_y, SampleMode mode,
+                     Expr padding, Expr align_corners, Var x, Var y, Var c, Var n) {
+    Sampled s{Func("footprint"), Expr()};
+    Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
+    Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
+    auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
+    const Func &f = s.footprint;
+
+    switch (mode) {
+    case SampleMode::nearest: {
+        // Round half to even, after padding (SPEC.md 6.3).
+        Expr px = pad_coordinate(ux, width, padding, align_corners);
+        Expr py = pad_coordinate(uy, height, padding, align_corners);
+        s.footprint(x, y, n) = {tap_index(round(px), width), tap_index(round(py), height)};
+        s.value = read(f(x, y, n)[0], f(x, y, n)[1]);
+        break;
+    }
+    case SampleMode::bilinear: {
+        Expr px = pad_coordinate(ux, width, padding, align_corners);
+        Expr py = pad_coordinate(uy, height, padding, align_corners);
+        Expr x0 = floor(px), y0 = floor(py);
+        Expr east = strict_float(px - x0), south = strict_float(py - y0);
+        Expr west = strict_float(1.0f - east), north = strict_float(1.0f - south);
+        // The four corner weights as PyTorch forms them: products first.
+        s.footprint(x, y, n) = {tap_index(x0, width), tap_index(y0, height),
+                                strict_float(north * west), strict_float(north * east),
+                                strict_float(south * west), strict_float(south * east)};
+        Expr xi = f(x, y, n)[0], yi = f(x, y, n)[1];
+        s.value = strict_float(read(xi, yi) * f(x, y, n)[2] + read(xi + 1, yi) * f(x, y, n)[3] +
+                               read(xi, yi + 1) * f(x, y, n)[4] + read(xi + 1, yi + 1) * f(x, y, n)[5]);
+        break;
+    }
+    case SampleMode::bicubic: {
+        // The sampling position itself is not padded; each of the 4x4 taps is
+        // (SPEC.md 6.3), then truncated to an index.
+        Expr x0 = floor(ux), y0 = floor(uy);
+        std::vector<Expr> cx = cubic_coefficients(strict_float(ux - x0), -0.75f);
+        std::vector<Expr> cy = cubic_coefficients(strict_float(uy - y0), -0.75f);
+        std::vector<Expr> values;
+        for (int k = 0; k < 4; k++) {
+            Expr tap = strict_float(x0 + float(k - 1));
+            values.push_back(tap_index(pad_coordinate(tap, width, padding, align_corners), width));
+        }
+        for (int k = 0; k < 4; k++) {
+            Expr tap = strict_float(y0 + float(k - 1));
+            values.push_back(tap_index(pad_coordinate(tap, height, padding, align_corners), height));
+        }
+        values.insert(values.end(), cx.begin(), cx.end());
+        values.insert(values.end(), cy.begin(), cy.end());
+        s.footprint(x, y, n) = Tuple(values);
+        // Rows first, taps left to right, as PyTorch sums.
+        Expr sum;
+        for (int j = 0; j < 4; j++) {
+            Expr row;
+            for (int k = 0; k < 4; k++) {
+                Expr term = read(f(x, y, n)[k], f(x, y, n)[4 + j]) * f(x, y, n)[8 + k];
+                row = row.defined() ? row + term : term;
+            }
+            Expr term = row * f(x, y, n)[12 + j];
+            sum = sum.defined() ? sum + term : term;
+        }
+        s.value = strict_float(sum);
+        break;
+    }
+    }
+    return s;
+}
+
+// The parts both generators share: parameters, inputs and outputs common to
+// both, the pixel conversions, estimates and the call into schedules/.
+template<typename T>
+class SamplerBase : public Generator<T> {
+public:
+    GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
+    GeneratorParam<int> rows_per_task{"rows_per_task", 8};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+
+protected:
+    Var x{"x"}, y{"y"}, c{"c"}, n{"n"};
+
+    // Defines `output` from the normalised sampling coordinates.
+    template<typename In, typename Out>
+    Sampled define_output(In &input, Out &output, Func sample_x, Func sample_y, Expr padding,
+                          Expr align_corners) {
+        accept_any_layout(input);
+        accept_any_layout(output);
+        Func pixels("pixels");
+        pixels(x, y, c, n) = cast<float>(input(x, y, c, n));
+        Sampled s = sample_image(pixels, input.dim(0).extent(), input.dim(1).extent(), sample_x, sample_y,
+                                 mode, padding, align_corners, x, y, c, n);
+        if (output.type() == UInt(8)) {
+            // round() is half to even; NaN cannot arise from uint8 pixels.
+            output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
+        } else {
+            output(x, y, c, n) = s.value;
+        }
+        // The seed benchmark shape (BENCH.md): 2x3x345x456 sampled at its own size.
+        input.set_estimates({{0, 456}, {0, 345}, {0, 3}, {0, 2}});
+        output.set_estimates({{0, 456}, {0, 345}, {0, 3}, {0, 2}});
+        return s;
+    }
+
+    template<typename In, typename Out>
+    void schedule(In &input, Out &output, const Sampled &s, const std::vector<Func> &tables, Expr padding) {
+        if (this->using_autoscheduler()) return;
+        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding};
+        schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier});
+    }
+};
+
+// grid_sample with an explicit N x H_out x W_out x 2 grid of (x, y) pairs.
+class GridSample : public SamplerBase<GridSample> {
+public:
+    Input<Buffer<void, 4>> input{"input"};
+    Input<Buffer<float, 4>> grid{"grid"};  // (xy, x, y, n): dense N,H,W,2 memory
+    Input<int> padding{"padding"};         // boundary.h's Padding
+    Input<bool> align_corners{"align_corners"};
+    Output<Buffer<void, 4>> output{"output"};
+
+    void generate() {
+        Func sample_x("sample_x"), sample_y("sample_y");
+        sample_x(x, y, n) = grid(0, x, y, n);
+        sample_y(x, y, n) = grid(1, x, y, n);
+        Sampled s = define_output(input, output, sample_x, sample_y, padding, align_corners);
+
+        grid.set_estimates({{0, 2}, {0, 456}, {0, 345}, {0, 2}});
+        padding.set_estimate(0);
+        align_corners.set_estimate(false);
+        schedule(input, output, s, {}, padding);
+    }
+};
+
+// grid_sample of affine_grid(theta, size): the grid is computed per pixel.
+class AffineGridSample : public SamplerBase<AffineGridSample> {
+public:
+    Input<Buffer<void, 4>> input{"input"};
+    Input<Buffer<float, 3>> theta{"theta"};  // (column, row, n): dense N,2,3 memory
+    Input<int> padding{"padding"};
+    Input<bool> align_corners{"align_corners"};
+    Output<Buffer<void, 4>> output{"output"};
+
+    void generate() {
+        Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
+        // affine_grid's batched product [x y 1] . theta^T, rounded as PyTorch's
+        // CPU kernel rounds it: x*t0 first, fused with y*t1, then + t2. The
+        // per-column and per-row terms are tables; the y product is kept in
+        // float64, where it is exact, so the per-pixel fused add is one add.
+        Func column_terms("column_terms"), row_terms("row_terms");
+        Expr bx = affine_base(x, out_w, align_corners), by = affine_base(y, out_h, align_corners);
+        column_terms(x, n) = {strict_float(bx * theta(0, 0, n)), strict_float(bx * theta(0, 1, n))};
+        row_terms(y, n) = {cast<double>(by) * cast<double>(theta(1, 0, n)),
+                           cast<double>(by) * cast<double>(theta(1, 1, n))};
+        Func sample_x("sample_x"), sample_y("sample_y");
+        sample_x(x, y, n) = strict_float(
+            cast<float>(row_terms(y, n)[0] + cast<double>(column_terms(x, n)[0])) + theta(2, 0, n));
+        sample_y(x, y, n) = strict_float(
+            cast<float>(row_terms(y, n)[1] + cast<double>(column_terms(x, n)[1])) + theta(2, 1, n));
+        Sampled s = define_output(input, output, sample_x, sample_y, padding, align_corners);
+
+        theta.set_estimates({{0, 3}, {0, 2}, {0, 2}});
+        padding.set_estimate(0);
+        align_corners.set_estimate(false);
+        schedule(input, output, s, {column_terms, row_terms}, padding);
+    }
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(GridSample, grid_sample)
+HALIDE_REGISTER_GENERATOR(AffineGridSample, affine_grid_sample)

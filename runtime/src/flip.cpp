@@ -1,0 +1,25 @@
+// hres::flip: argument checks and dispatch over dtype to the kernels of
+// generators/flip_generator.cpp.
+#include "internal.h"
+
+#include "hres_flip_f32.h"
+#include "hres_flip_u8.h"
+
+namespace hres {
+
+Status flip(const Image &in, const Image &out, FlipAxes axes) {
+    if (Status s = internal::check_pair(in, out); !s) return Status::error("flip: " + s.message());
+    if (in.h != out.h || in.w != out.w) {
+        return Status::error("flip: output must have the input's height and width");
+    }
+    if (axes != FlipAxes::horizontal && axes != FlipAxes::vertical && axes != FlipAxes::both) {
+        return Status::error("flip: invalid FlipAxes value");
+    }
+    const bool horizontal = axes != FlipAxes::vertical;
+    const bool vertical = axes != FlipAxes::horizontal;
+    internal::HalideView input(in), output(out);
+    auto kernel = in.dtype == DType::u8 ? hres_flip_u8 : hres_flip_f32;
+    return internal::run_kernel("flip", [&] { return kernel(input.get(), horizontal, vertical, output.get()); });
+}
+
+}  // namespace hres

@@ -1,0 +1,24 @@
+// Schedules of the flip pipeline (generators/flip_generator.cpp).
+#pragma once
+
+#include "Halide.h"
+#include "layout.h"
+
+namespace hres {
+
+struct FlipKnobs {
+    int rows_per_task;      // output rows per parallel task
+    int vector_multiplier;  // vector width = multiplier * natural width of the pixel type
+};
+
+struct FlipFuncs {
+    Halide::Func output;
+    Halide::Func staged;  // copy of the input that mirrored interleaved rows are read through
+    Halide::Var x, y, c, n;
+    LayoutConditions layout;
+    Halide::Expr horizontal;  // the run-time "flip x" argument
+};
+
+void schedule_flip_x86(FlipFuncs f, const Halide::Target &target, const FlipKnobs &knobs);
+
+}  // namespace hres

@@ -1,0 +1,55 @@
+// x86 schedule of flip: a copy with reversed x and/or y, bound by memory
+// bandwidth. Loop nests per (horizontal, layout): rows in parallel tasks, x
+// vectorised with whole vectors everywhere (the last one shifted inwards)
+// except on images narrower than a vector. A vertical flip only changes which
+// input row an output row reads and needs no loop nest of its own.
+//
+// Horizontal flips: planar rows are reversed with dense loads plus a lane
+// reversal. Interleaved rows go through `staged` (see the generator): each
+// output vector's input pixels are first copied into a small planar buffer
+// (dense loads, deinterleaved in registers), then read back reversed and
+// re-interleaved into the output.
+#include "flip_schedules.h"
+#include "x86_loops.h"
+
+namespace hres {
+
+using namespace Halide;
+
+namespace {
+
+void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int rows, const Var &xs) {
+    Var yo("yo"), yi("yi"), task("task");
+    // One parallel loop over the strips of all planes and images.
+    auto loops = [&](Stage stage, bool unroll_channels, TailStrategy tail) {
+        stage.split(f.y, yo, yi, rows, TailStrategy::GuardWithIf);
+        if (unroll_channels) {
+            stage.reorder(f.c, f.x, yi, yo, f.n).unroll(f.c).fuse(yo, f.n, task);
+        } else {
+            stage.fuse(yo, f.c, task).fuse(task, f.n, task);
+        }
+        stage.parallel(task).vectorize(f.x, vec, tail).rename(f.x, xs);
+    };
+    loops(s.specialize(f.output.output_buffer().dim(0).extent() < vec), false, TailStrategy::GuardWithIf);
+    for (int channels : {3, 4}) {
+        loops(s.specialize(f.layout.interleaved(channels)), true, TailStrategy::ShiftInwards);
+    }
+    loops(s.specialize(f.layout.planar()), false, TailStrategy::ShiftInwards);
+    loops(s, false, TailStrategy::GuardWithIf);
+}
+
+}  // namespace
+
+void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs) {
+    const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
+    Var xs("xs");  // the vectorised x loop of every branch
+    schedule_layouts(f.output.specialize(f.horizontal), f, vec, knobs.rows_per_task, xs);
+    schedule_layouts(f.output.specialize(!f.horizontal), f, vec, knobs.rows_per_task, xs);
+    // Not reached (horizontal is true or false); a plain loop keeps it small.
+    f.output.split(f.y, Var("yo"), Var("yi"), knobs.rows_per_task).rename(f.x, xs);
+
+    f.staged.compute_at(f.output, xs).reorder_storage(f.x, f.c, f.y, f.n).reorder(f.x, f.c, f.y, f.n)
+        .vectorize(f.x, vec, TailStrategy::GuardWithIf);
+}
+
+}  // namespace hres

@@ -1,0 +1,28 @@
+// Schedules of the grid-sampling pipelines (generators/grid_sample_generator.cpp).
+#pragma once
+
+#include "Halide.h"
+#include "layout.h"
+
+#include <vector>
+
+namespace hres {
+
+// Knobs exposed as GeneratorParams so tuning tools can vary them without edits.
+struct GridSampleKnobs {
+    int rows_per_task;      // output rows per parallel task
+    int vector_multiplier;  // vector width = multiplier * natural float32 width
+};
+
+struct GridSampleFuncs {
+    Halide::Func output;
+    Halide::Func footprint;            // per-pixel tap indices and weights (a Tuple)
+    std::vector<Halide::Func> tables;  // per-call tables (the affine generator's row/column terms)
+    Halide::Var x, y, c, n;
+    LayoutConditions layout;
+    Halide::Expr padding;  // the run-time padding mode (a schedule may specialise on it)
+};
+
+void schedule_grid_sample_x86(GridSampleFuncs f, const Halide::Target &target, const GridSampleKnobs &knobs);
+
+}  // namespace hres

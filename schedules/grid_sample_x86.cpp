@@ -1,0 +1,48 @@
+// x86 schedule of grid_sample / affine_grid_sample (AVX-512, AVX2, SSE4.1).
+//
+// The work per output pixel is a data-dependent gather of 1, 4 or 16 input
+// pixels per channel; everything before the gather (grid read or affine map,
+// unnormalisation, padding, tap indices and weights) depends on the pixel only.
+// So the footprint is computed once per output row, vectorised, into a small
+// row buffer, and every channel's gathers read it. Rows are parallel tasks.
+//
+// Code size is kept in check on purpose (bicubic has 16 gathers per channel
+// and every branch is compiled for four ISAs): one footprint loop for all
+// padding modes (its selects are cheap next to the gathers), whole vectors
+// with the last one shifted inwards instead of a predicated tail, and one
+// unrolled-channel branch, for 3-channel interleaved images (RGB).
+#include "grid_sample_schedules.h"
+#include "x86_loops.h"
+
+namespace hres {
+
+using namespace Halide;
+
+void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const GridSampleKnobs &knobs) {
+    const int vec = vector_width(target, Float(32), knobs.vector_multiplier);
+    for (Func table : f.tables) {
+        table.compute_root();
+    }
+    Var yo("yo"), yi("yi");
+    auto rows_in_parallel = [&](Stage s) {
+        s.split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf).parallel(yo);
+    };
+    // Images narrower than a vector: scalar.
+    Expr width = f.output.output_buffer().dim(0).extent();
+    Stage narrow = f.output.specialize(width < vec);
+    narrow.reorder(f.x, f.c, f.y, f.n);
+    rows_in_parallel(narrow);
+    // Interleaved RGB: c unrolled inside the x vector, so stores interleave in registers.
+    Stage rgb = f.output.specialize(f.layout.interleaved(3));
+    rgb.reorder(f.c, f.x, f.y, f.n).unroll(f.c).vectorize(f.x, vec, TailStrategy::ShiftInwards);
+    rows_in_parallel(rgb);
+    // Everything else, planar above all: channels inside rows, so a row's
+    // footprint serves all channels.
+    Stage rest = f.output;
+    rest.reorder(f.x, f.c, f.y, f.n).vectorize(f.x, vec, TailStrategy::ShiftInwards);
+    rows_in_parallel(rest);
+
+    f.footprint.compute_at(f.output, yi).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+}
+
+}  // namespace hres

@@ -1,0 +1,21 @@
+// The output loop nest every x86 schedule shares.
+#pragma once
+
+#include "Halide.h"
+#include "layout.h"
+
+namespace hres {
+
+// Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
+int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
+
+// Tasks of `rows` output rows in parallel, x vectorised (`vec_planar` /
+// `vec_interleaved` lanes; 1 = scalar) with a guarded tail so 1..7-pixel-wide
+// images work, and for interleaved layouts with 3 or 4 channels c unrolled
+// innermost so that stores interleave in registers instead of scattering.
+// Specialises `f` (a Func, or a specialisation of one) on the layout.
+void schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
+                           const Halide::Var &n, const LayoutConditions &layout, int vec_planar,
+                           int vec_interleaved, int rows);
+
+}  // namespace hres
