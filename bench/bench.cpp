@@ -1,12 +1,16 @@
 // Benchmark of the seed cases of shared/BENCH.md: median microseconds per call
-// for hres (both dtypes and layouts, 1 thread and all threads) and, side by
+// for hres (both dtypes and layouts, at one thread count) and, side by
 // side in the same process, OpenCV (cv::resize, cv::warpAffine, cv::flip)
 // where it was found at configure time, plus memcpy of the same bytes for the
 // large flips. Ratios are only meaningful within one run on one machine.
 //
 //   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N]
 //
-// Prints a Markdown table (one row per case and thread count) on stdout.
+// One thread count per process (default 1): Halide's thread pool does not
+// shrink once it has grown, so a 1-thread measurement after an all-threads
+// one in the same process still runs on every core. Run it once per count.
+//
+// Prints a Markdown table (one row per case) on stdout.
 #include "hres/hres.h"
 
 #ifdef HRES_HAVE_OPENCV
@@ -224,7 +228,7 @@ std::string number(double v) {
 
 int main(int argc, char **argv) {
     std::string filter;
-    int all_threads = int(std::thread::hardware_concurrency());
+    int threads = 1;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
         if (arg == "--filter" && i + 1 < argc) {
@@ -232,15 +236,20 @@ int main(int argc, char **argv) {
         } else if (arg == "--min-time" && i + 1 < argc) {
             g_min_time = std::atof(argv[++i]);
         } else if (arg == "--threads" && i + 1 < argc) {
-            all_threads = std::atoi(argv[++i]);
+            threads = std::atoi(argv[++i]);
         } else {
             std::fprintf(stderr, "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N]\n");
             return 2;
         }
     }
 
-    std::printf("hres benchmark: isa %s, all threads = %d, median us per call\n\n",
-                hres::to_string(hres::active_isa()), all_threads);
+    if (threads < 1) {
+        std::fprintf(stderr, "--threads must be at least 1\n");
+        return 2;
+    }
+    hres::set_num_threads(threads);
+    std::printf("hres benchmark: isa %s, %d thread(s), median us per call\n\n", hres::to_string(hres::active_isa()),
+                threads);
     std::printf("| op | input -> output | mode | dtype | layout | threads | hres us | OpenCV us | hres/OpenCV "
                 "| memcpy us | hres/memcpy |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -271,10 +280,7 @@ int main(int argc, char **argv) {
                 const hres::Image dst = make(out.data(), dtype, k.n, k.c, k.oh, k.ow, hres::Device::cpu);
                 const bool large_flip = (k.op == Op::hflip || k.op == Op::vflip) && k.h * k.w >= 1000000;
 
-                std::vector<int> thread_counts{1};
-                if (all_threads > 1) thread_counts.push_back(all_threads);
-                for (int threads : thread_counts) {
-                    hres::set_num_threads(threads);
+                {
                     hres::Status status;
                     const double ours = median_us([&] { status = run_hres(k, src, dst, theta.data()); });
                     if (!status.ok()) {
@@ -286,7 +292,7 @@ int main(int argc, char **argv) {
                     cv::setNumThreads(threads);
                     peer = time_opencv(k, dtype, in, out);
 #endif
-                    if (large_flip && threads == 1) {
+                    if (large_flip) {
                         copy = median_us([&] { std::memcpy(out.data(), in.data(), in.size()); });
                     }
                     std::printf("| %s | %s | %s | %s | %s | %d | %.1f | %s | %s | %s | %s |\n", op_name(k.op), shape,

@@ -193,6 +193,8 @@ TEST_F(SampleFixture, BadOptions) {
 TEST_F(SampleFixture, OverlappingInputAndOutput) {
     hres::Image o = hres::nchw(in_data.data() + 3, hres::DType::f32, N, C, OH, OW);
     expect_error(in, o, {});
+    // The grid / theta inside the output's memory.
+    expect_error(in, out_data.data(), out_data.data() + 1, out, {});
 }
 
 struct FlipFixture : ::testing::Test {
