@@ -87,20 +87,6 @@ Config random_config(std::mt19937 &rng) {
 }
 
 template<typename T>
-std::vector<T> random_pixels(std::mt19937 &rng, size_t count) {
-    std::vector<T> v(count);
-    if constexpr (std::is_same_v<T, uint8_t>) {
-        // Half the images are binary 0/255: the hardest case for clamping.
-        const bool binary = rng() % 2;
-        for (auto &x : v) x = binary ? (rng() % 2 ? 255 : 0) : uint8_t(rng());
-    } else {
-        std::uniform_real_distribution<float> u(0.0f, 1.0f);
-        for (auto &x : v) x = u(rng);
-    }
-    return v;
-}
-
-template<typename T>
 void check_against_reference(uint32_t seed, int count) {
     std::mt19937 rng(seed);
     const double tolerance = std::is_same_v<T, uint8_t> ? 0.0 : 2e-5;

@@ -253,19 +253,6 @@ std::vector<float> random_theta(std::mt19937 &rng, int n) {
     return theta;
 }
 
-template<typename T>
-std::vector<T> random_pixels(std::mt19937 &rng, size_t count) {
-    std::vector<T> v(count);
-    if constexpr (std::is_same_v<T, uint8_t>) {
-        const bool binary = rng() % 3 == 0;  // 0/255 images: the hardest case for saturation
-        for (auto &x : v) x = binary ? (rng() % 2 ? 255 : 0) : uint8_t(rng());
-    } else {
-        std::uniform_real_distribution<float> u(0.0f, 1.0f);
-        for (auto &x : v) x = u(rng);
-    }
-    return v;
-}
-
 // The float32 reference for a (possibly uint8) input.
 template<typename T>
 std::vector<float> reference_float(const std::vector<T> &in, const Config &cfg, const std::vector<float> &grid) {

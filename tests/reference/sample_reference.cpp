@@ -20,12 +20,7 @@
 #include <sstream>
 #include <string>
 
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
-#error "the float32 reference needs FLT_EVAL_METHOD == 0 (no excess precision; x86-64 SSE or aarch64)"
-#endif
-#if defined(__FAST_MATH__)
-#error "the reference must not be compiled with -ffast-math"
-#endif
+#include "float_rules.h"
 
 namespace hres_ref {
 namespace {

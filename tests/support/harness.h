@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <random>
+#include <type_traits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -62,6 +64,22 @@ hres::Status resize_in_layout(const std::vector<T> &in_nchw, int64_t n, int64_t 
     hres::Status status = hres::resize(view(in, n, c, h, w, l), view(out, n, c, oh, ow, l), options);
     *out_nchw = from_layout(out, n, c, oh, ow, l);
     return status;
+}
+
+// Random test pixels: float32 uniform in [0, 1); uint8 uniform, except that
+// half the images are binary 0/255, the hardest case for clamping and
+// saturation.
+template<typename T>
+std::vector<T> random_pixels(std::mt19937 &rng, size_t count) {
+    std::vector<T> v(count);
+    if constexpr (std::is_same_v<T, uint8_t>) {
+        const bool binary = rng() % 2;
+        for (auto &x : v) x = binary ? (rng() % 2 ? 255 : 0) : uint8_t(rng());
+    } else {
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        for (auto &x : v) x = u(rng);
+    }
+    return v;
 }
 
 // Element-wise comparison: exact for uint8, |a - b| <= tolerance for float.
