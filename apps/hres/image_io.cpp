@@ -611,10 +611,12 @@ bool read_npy_file(const std::string &path, NpyArray *out, std::string *reason) 
     const auto &s = header.shape;
     uint64_t bytes = element_size(dtype);
     for (int64_t extent : s) {
-        if (extent <= 0) return fail(reason, "shape " + shape_tuple(s) + " has an empty dimension");
+        if (extent <= 0) {
+            return fail(reason, "invalid shape " + shape_tuple(s) + ": every dimension must be positive");
+        }
         if (bytes > kMaxImageBytes / uint64_t(extent)) {
-            return fail(reason, "shape " + shape_tuple(s) + " exceeds the " + std::to_string(kMaxImageBytes >> 30) +
-                                    " GiB limit");
+            return fail(reason, "array of shape " + shape_tuple(s) + " is too large (limit " +
+                                    std::to_string(kMaxImageBytes >> 30) + " GiB)");
         }
         bytes *= uint64_t(extent);
     }
