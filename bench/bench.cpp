@@ -160,10 +160,7 @@ cv::Mat pixel_matrix(const Case &k) {
     tx = k.align_corners ? sx : sx - 0.5;
     sy = k.align_corners ? (k.h - 1) / 2.0 : k.h / 2.0;
     ty = k.align_corners ? sy : sy - 0.5;
-    const double *t = nullptr;
-    double td[6];
-    for (int i = 0; i < 6; i++) td[i] = kTheta[i];
-    t = td;
+    const float *t = kTheta;
     cv::Mat m(2, 3, CV_64F);
     // g_x = t0*(ax*j + bx) + t1*(ay*i + by) + t2; u = sx*g_x + tx
     m.at<double>(0, 0) = sx * t[0] * ax;

@@ -143,9 +143,9 @@ protected:
     }
 
     template<typename In, typename Out>
-    void schedule(In &input, Out &output, const Sampled &s, const std::vector<Func> &tables, Expr padding) {
+    void schedule(In &input, Out &output, const Sampled &s, const std::vector<Func> &tables) {
         if (this->using_autoscheduler()) return;
-        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding};
+        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output)};
         schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier});
     }
 };
@@ -168,7 +168,7 @@ public:
         grid.set_estimates({{0, 2}, {0, 456}, {0, 345}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, {}, padding);
+        schedule(input, output, s, {});
     }
 };
 
@@ -202,7 +202,7 @@ public:
         theta.set_estimates({{0, 3}, {0, 2}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, {column_terms, row_terms}, padding);
+        schedule(input, output, s, {column_terms, row_terms});
     }
 };
 

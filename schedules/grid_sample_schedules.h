@@ -20,7 +20,6 @@ struct GridSampleFuncs {
     std::vector<Halide::Func> tables;  // per-call tables (the affine generator's row/column terms)
     Halide::Var x, y, c, n;
     LayoutConditions layout;
-    Halide::Expr padding;  // the run-time padding mode (a schedule may specialise on it)
 };
 
 void schedule_grid_sample_x86(GridSampleFuncs f, const Halide::Target &target, const GridSampleKnobs &knobs);
