@@ -4,7 +4,12 @@
 // where it was found at configure time, plus memcpy of the same bytes for the
 // large flips. Ratios are only meaningful within one run on one machine.
 //
-//   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N]
+//   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda]
+//
+// --device cuda times the CUDA kernels on device copies of the same data:
+// per-call time including launch, from batches of calls between stream
+// synchronisations (the way a stream of calls runs); no CPU peers then.
+// bench/cuda_peers.py runs it beside PyTorch's CUDA kernels and NPP.
 //
 // One thread count per process (default 1): Halide's thread pool does not
 // shrink once it has grown, so a 1-thread measurement after an all-threads
@@ -82,11 +87,38 @@ const Case kCases[] = {
 constexpr float kTheta[6] = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f};
 
 double g_min_time = 0.3;  // seconds of timed calls per measurement
+bool g_cuda = false;      // --device cuda
+
+// GPU per-call time: median over batches of 20 calls, each batch ending in a
+// stream synchronisation (the first batch, with the module load, is a warm-up).
+double median_us_batched(const std::function<void()> &call) {
+    using clock = std::chrono::steady_clock;
+    constexpr int kBatch = 20;
+    auto batch = [&] {
+        const auto t0 = clock::now();
+        for (int i = 0; i < kBatch; i++) call();
+        (void)hres::cuda_synchronize();
+        return std::chrono::duration<double, std::micro>(clock::now() - t0).count() / kBatch;
+    };
+    batch();
+    std::vector<double> times;
+    const auto start = clock::now();
+    while (times.size() < 7 ||
+           (times.size() < 500 && std::chrono::duration<double>(clock::now() - start).count() < g_min_time)) {
+        times.push_back(batch());
+    }
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    return times[times.size() / 2];
+}
 
 // Median of per-call times: one warm-up call, then calls until g_min_time has
 // passed (at least 7, at most 2000).
 double median_us(const std::function<void()> &call) {
     using clock = std::chrono::steady_clock;
+    if (g_cuda) {
+        // Asynchronous calls: time batches of 20 between synchronisations.
+        return median_us_batched(call);
+    }
     call();
     std::vector<double> times;
     const auto start = clock::now();
@@ -207,6 +239,18 @@ double time_opencv(const Case &k, hres::DType dtype, std::vector<uint8_t> &in, s
 }
 #endif
 
+// Device memory for --device cuda.
+struct DeviceCopy {
+    void *ptr = nullptr;
+    DeviceCopy() = default;
+    DeviceCopy(const DeviceCopy &) = delete;
+    DeviceCopy &operator=(const DeviceCopy &) = delete;
+    ~DeviceCopy() { (void)hres::cuda_free(ptr); }
+    bool upload(const void *host, size_t bytes) {
+        return hres::cuda_malloc(bytes, &ptr).ok() && hres::cuda_upload(ptr, host, bytes).ok();
+    }
+};
+
 std::string ratio(double ours, double peer) {
     if (peer <= 0) return "-";
     char text[32];
@@ -234,10 +278,18 @@ int main(int argc, char **argv) {
             g_min_time = std::atof(argv[++i]);
         } else if (arg == "--threads" && i + 1 < argc) {
             threads = std::atoi(argv[++i]);
+        } else if (arg == "--device" && i + 1 < argc && (argv[i + 1] == std::string("cpu") ||
+                                                         argv[i + 1] == std::string("cuda"))) {
+            g_cuda = argv[++i] == std::string("cuda");
         } else {
-            std::fprintf(stderr, "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N]\n");
+            std::fprintf(stderr,
+                         "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda]\n");
             return 2;
         }
+    }
+    if (g_cuda && !hres::cuda_available()) {
+        std::fprintf(stderr, "bench_hres: %s\n", hres::cuda_status().message().c_str());
+        return 1;
     }
 
     if (threads < 1) {
@@ -245,8 +297,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     hres::set_num_threads(threads);
-    std::printf("hres benchmark: isa %s, %d thread(s), median us per call\n\n", hres::to_string(hres::active_isa()),
-                threads);
+    if (g_cuda) {
+        std::printf("hres benchmark: CUDA on %s, median us per call (launch included)\n\n",
+                    hres::cuda_device_name().c_str());
+    } else {
+        std::printf("hres benchmark: isa %s, %d thread(s), median us per call\n\n",
+                    hres::to_string(hres::active_isa()), threads);
+    }
     std::printf("| op | input -> output | mode | dtype | layout | threads | hres us | OpenCV us | hres/OpenCV "
                 "| memcpy us | hres/memcpy |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -273,23 +330,38 @@ int main(int argc, char **argv) {
                 std::vector<float> theta;
                 for (int b = 0; b < k.n; b++) theta.insert(theta.end(), kTheta, kTheta + 6);
                 auto make = nhwc ? hres::nhwc : hres::nchw;
-                const hres::Image src = make(in.data(), dtype, k.n, k.c, k.h, k.w, hres::Device::cpu);
-                const hres::Image dst = make(out.data(), dtype, k.n, k.c, k.oh, k.ow, hres::Device::cpu);
+                hres::Image src = make(in.data(), dtype, k.n, k.c, k.h, k.w, hres::Device::cpu);
+                hres::Image dst = make(out.data(), dtype, k.n, k.c, k.oh, k.ow, hres::Device::cpu);
+                const float *theta_data = theta.data();
+                DeviceCopy d_in, d_out, d_theta;
+                if (g_cuda) {
+                    if (!d_in.upload(in.data(), in.size()) || !d_out.upload(out.data(), out.size()) ||
+                        !d_theta.upload(theta.data(), theta.size() * sizeof(float))) {
+                        std::fprintf(stderr, "device copies failed\n");
+                        return 1;
+                    }
+                    src.data = d_in.ptr;
+                    dst.data = d_out.ptr;
+                    src.device = dst.device = hres::Device::cuda;
+                    theta_data = static_cast<const float *>(d_theta.ptr);
+                }
                 const bool large_flip = (k.op == Op::hflip || k.op == Op::vflip) && k.h * k.w >= 1000000;
 
                 {
                     hres::Status status;
-                    const double ours = median_us([&] { status = run_hres(k, src, dst, theta.data()); });
+                    const double ours = median_us([&] { status = run_hres(k, src, dst, theta_data); });
                     if (!status.ok()) {
                         std::fprintf(stderr, "hres failed on %s: %s\n", label.c_str(), status.message().c_str());
                         return 1;
                     }
                     double peer = -1, copy = -1;
 #ifdef HRES_HAVE_OPENCV
-                    cv::setNumThreads(threads);
-                    peer = time_opencv(k, dtype, in, out);
+                    if (!g_cuda) {
+                        cv::setNumThreads(threads);
+                        peer = time_opencv(k, dtype, in, out);
+                    }
 #endif
-                    if (large_flip) {
+                    if (large_flip && !g_cuda) {
                         copy = median_us([&] { std::memcpy(out.data(), in.data(), in.size()); });
                     }
                     std::printf("| %s | %s | %s | %s | %s | %d | %.1f | %s | %s | %s | %s |\n", op_name(k.op), shape,

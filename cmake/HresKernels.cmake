@@ -1,6 +1,7 @@
 # The variant machinery in one place: every kernel is one Halide generator
 # instantiation compiled for all x86 ISA levels into a single multi-target
-# library, sharing one Halide runtime. hres_add_kernel() is called from the
+# library, and for CUDA into a second library (<name>_cuda), all sharing one
+# Halide runtime. hres_add_kernel() is called from the
 # variant loops in generators/CMakeLists.txt; runtime/ links whatever was added.
 
 # Most specific first: Halide's multi-target wrapper takes the first entry whose
@@ -17,6 +18,12 @@ set(HRES_X86_TARGETS
 # run time, so building needs neither a GPU nor the CUDA toolkit).
 set(HRES_RUNTIME_TARGET x86-64-linux-sse41-cuda)
 
+# CUDA kernels are PTX, compiled by the driver for the GPU at hand when a
+# kernel's module first loads (once per process and context). Halide 21 names
+# capabilities up to 8.6; newer GPUs (the H100 is 9.0) JIT the same PTX.
+set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_80
+    CACHE STRING "Halide target of the CUDA kernels")
+
 # hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...])
 function(hres_add_kernel)
     cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;GENERATOR" "PARAMS")
@@ -27,6 +34,13 @@ function(hres_add_kernel)
                        USE_RUNTIME hres_halide_runtime
                        PARAMS ${ARG_PARAMS})
     set_property(GLOBAL APPEND PROPERTY HRES_KERNELS ${ARG_NAME})
+    add_halide_library(${ARG_NAME}_cuda
+                       FROM hres_generators
+                       GENERATOR ${ARG_GENERATOR}
+                       TARGETS ${HRES_CUDA_TARGET}
+                       USE_RUNTIME hres_halide_runtime
+                       PARAMS ${ARG_PARAMS})
+    set_property(GLOBAL APPEND PROPERTY HRES_KERNELS ${ARG_NAME}_cuda)
 endfunction()
 
 # Adds the object files of every kernel and of the shared runtime to TARGET, so

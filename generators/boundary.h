@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "coords.h"
 
 namespace hres {
 
@@ -26,7 +27,7 @@ inline Expr reflect_coordinate(Expr u, Expr size, Expr align_corners) {
     Expr low = select(align_corners, 0.0f, -0.5f);
     Expr twice_span = select(align_corners, cast<float>(2 * (size - 1)), cast<float>(2 * size));
     Expr a = abs(u - low);
-    Expr extra = a - trunc(a / twice_span) * twice_span;
+    Expr extra = a - trunc(exact_quotient(a, twice_span)) * twice_span;
     Expr mirrored = min(extra, twice_span - extra) + low;
     // align_corners with a 1-pixel axis: the span is empty, everything maps to 0.
     return strict_float(select(align_corners && size <= 1, 0.0f, mirrored));

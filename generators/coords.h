@@ -17,6 +17,26 @@ using Halide::Internal::make_const;
 using Halide::Internal::make_one;
 using Halide::Internal::make_zero;
 
+// a * b rounded once to a's type and never fused into a following add or
+// subtract. strict_float keeps CPU code from contracting it, but Halide's PTX
+// backend contracts every multiply-add regardless; there a float32 product is
+// formed in float64 (exact for two floats) and rounded, which is the same value.
+inline Expr unfused_product(Expr a, Expr b) {
+    if (a.type() != Float(32)) return strict_float(a * b);
+    Expr via_double = cast<float>(cast<double>(a) * cast<double>(b));
+    return strict_float(select(target_has_feature(Target::CUDA), via_double, a * b));
+}
+
+// a / b rounded once to float32. PTX code divides float32 approximately
+// (Halide compiles it with unsafe math, within 2 ulp); there the quotient is
+// formed in float64, which divides exactly rounded, and rounded to float32:
+// the correctly rounded float32 quotient.
+inline Expr exact_quotient(Expr a, Expr b) {
+    if (a.type() != Float(32)) return strict_float(a / b);
+    Expr via_double = cast<float>(cast<double>(a) / cast<double>(b));
+    return strict_float(select(target_has_feature(Target::CUDA), via_double, a / b));
+}
+
 // PyTorch's compute_scales_value: 1/s for an explicit scale factor s > 0
 // (division in double, then rounded to t), else in/out evaluated in t.
 inline Expr scale_from_sizes_or_factor(Expr user_scale, Expr in, Expr out, Type t) {
@@ -38,11 +58,11 @@ inline Expr area_pixel_scale(Expr in, Expr out, Expr align_corners, Expr user_sc
 inline Expr area_pixel_source(Expr scale, Expr i, Expr align_corners, bool cubic) {
     Type t = scale.type();
     Expr fi = cast(t, i);
-    Expr centred = scale * (fi + make_const(t, 0.5)) - make_const(t, 0.5);
+    Expr centred = unfused_product(scale, fi + make_const(t, 0.5)) - make_const(t, 0.5);
     if (!cubic) {
         centred = select(centred < 0, make_zero(t), centred);
     }
-    return strict_float(select(align_corners, scale * fi, centred));
+    return strict_float(select(align_corners, unfused_product(scale, fi), centred));
 }
 
 // Nearest-neighbour source index (SPEC.md 2). `legacy` enables the special case
@@ -75,7 +95,7 @@ inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
 // or (g + 1) * (size / 2) - 0.5.
 inline Expr grid_unnormalize(Expr g, Expr size, Expr align_corners) {
     Expr half_span = select(align_corners, cast<float>(size - 1), cast<float>(size)) / 2.0f;
-    Expr u = (g + 1.0f) * half_span;
+    Expr u = unfused_product(g + 1.0f, half_span);
     return strict_float(select(align_corners, u, u - 0.5f));
 }
 
@@ -87,7 +107,7 @@ inline Expr affine_base(Expr j, Expr n, Expr align_corners) {
     Expr step = strict_float(2.0f / cast<float>(n - 1));
     Expr lin = select(j < n / 2, fused_multiply_add_f32(step, cast<float>(j), -1.0f),
                       fused_multiply_add_f32(-step, cast<float>(n - 1 - j), 1.0f));
-    Expr centred = strict_float(lin * cast<float>(n - 1) / cast<float>(n));
+    Expr centred = exact_quotient(strict_float(lin * cast<float>(n - 1)), cast<float>(n));
     return select(n <= 1, 0.0f, select(align_corners, lin, centred));
 }
 

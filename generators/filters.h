@@ -48,6 +48,7 @@ inline Expr filter_value(Filter f, Expr d, Expr cubic_a) {
 }
 
 struct AxisTaps {
+    Var i;        // the output index the Funcs and Exprs below are defined on
     Func start;   // (i) -> first input index (before clamping)
     Func weight;  // (k, i) -> float32, or int16 in the fixed-point path
     Expr taps;    // extent of k
@@ -55,6 +56,15 @@ struct AxisTaps {
     // Every Func above and the helpers they reduce over: small per-call tables
     // that a schedule computes once, ahead of the pixel loops.
     std::vector<Func> tables;
+    // Bounds on the taps of output i, affine in i and inside [0, in): they
+    // never change a tap (every tap lies within them), but they tell bounds
+    // inference which input rows a tile of outputs reads, which the
+    // data-dependent start(i) cannot.
+    Expr lowest, highest;
+
+    // Input index of tap k of output i: edge replication (boundary.h) within
+    // the window above.
+    Expr tap(Expr k) const { return clamp(start(i) + k, lowest, highest); }
 };
 
 struct AxisSpec {
@@ -75,6 +85,21 @@ inline Expr fixed_point_shift(Expr wmax) {
         p = select(cast<int>(Expr(0.5) + wmax * Expr(double(1 << (q + 1)))) >= (1 << 15), q, p);
     }
     return strict_float(p);
+}
+
+// The window [floor(s*i) - reach, floor(s*(i+1)) + reach] clipped to the
+// image, s being the axis' source-per-output scale: every filter here reads
+// within `reach` pixels of that span (the bounds in AxisTaps). An unchanged
+// axis reads input i alone, whatever the scale.
+inline void set_window(AxisTaps &taps, Expr unchanged, Expr scale, Expr in, Expr reach) {
+    Expr s = cast<double>(scale);
+    Expr i = cast<double>(taps.i);
+    // Clamped whole, as schedules may evaluate i outside [0, out) (vectors
+    // shifted inwards on narrow images) and bounds inference must not read
+    // outside the image then either.
+    Expr identity = taps.i;
+    taps.lowest = clamp(select(unchanged, identity, cast<int>(floor(s * i)) - reach), 0, in - 1);
+    taps.highest = clamp(select(unchanged, identity, cast<int>(floor(s * (i + 1))) + reach), 0, in - 1);
 }
 
 // Rounds half away from zero into int16, as PyTorch does for its weights.
@@ -119,10 +144,13 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     }
 
     AxisTaps taps;
+    taps.i = i;
     taps.start = Func("start_" + axis.name);
     taps.weight = Func("weight_" + axis.name);
     taps.taps = support;
     Expr unchanged = identity_if_unchanged ? (axis.in == axis.out) : Halide::Internal::const_false();
+    // Taps run from floor(r) - 1 to floor(r) + 2 with r >= s*i - 0.5 and r <= s*(i+1).
+    detail::set_window(taps, unchanged, scale, axis.in, 4);
 
     if (!fixed) {
         // Float: clamped tap indices carry the edge replication (no folding).
@@ -159,12 +187,16 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     Func weight_f64("weight_f64_" + axis.name), peak_f64("peak_" + axis.name);
     weight_f64(k, i) = select(unchanged, select(k == 0, make_one(t), make_zero(t)), mux(k, by_slot));
     peak_f64(i) = select(unchanged, make_one(t), peak);
+    // Peaks are >= 0, so starting the maximum at 0 changes nothing.
     RDom all(0, axis.out, "all_outputs");
+    Func largest("largest_" + axis.name);
+    largest() = make_zero(t);
+    largest() = max(largest(), peak_f64(all));
     taps.shift = Func("shift_" + axis.name);
-    taps.shift() = detail::fixed_point_shift(maximum(peak_f64(all)));
+    taps.shift() = detail::fixed_point_shift(largest());
     taps.start(i) = select(unchanged, i, lo);
     taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
-    taps.tables = {taps.start, taps.weight, taps.shift};
+    taps.tables = {largest, taps.start, taps.weight, taps.shift};
     return taps;
 }
 
@@ -200,6 +232,10 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
 
     Expr unchanged = axis.in == axis.out;
     AxisTaps taps;
+    taps.i = i;
+    // Taps run from int(center - support + 0.5) over at most max_taps pixels,
+    // center being s*(i + 0.5).
+    detail::set_window(taps, unchanged, scale, axis.in, cast<int>(ceil(support)) + 3);
     taps.start = Func("start_" + axis.name);
     taps.weight = Func("weight_" + axis.name);
     taps.taps = select(unchanged, 1, max_taps);
@@ -213,10 +249,13 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Func weight_f64("weight_f64_" + axis.name);
     weight_f64(k, i) = w;
     RDom all(0, taps.taps, 0, axis.out, "all_weights");
+    Func largest("largest_" + axis.name);
+    largest() = make_zero(t);
+    largest() = max(largest(), weight_f64(all.x, all.y));
     taps.shift = Func("shift_" + axis.name);
-    taps.shift() = detail::fixed_point_shift(max(maximum(weight_f64(all.x, all.y)), make_zero(t)));
+    taps.shift() = detail::fixed_point_shift(largest());
     taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
-    taps.tables = {total, taps.start, taps.weight, taps.shift};
+    taps.tables = {total, largest, taps.start, taps.weight, taps.shift};
     return taps;
 }
 

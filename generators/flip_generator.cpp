@@ -14,6 +14,8 @@ class Flip : public Generator<Flip> {
 public:
     GeneratorParam<int> rows_per_task{"rows_per_task", 32};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> horizontal{"horizontal"};
@@ -45,8 +47,12 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            schedule_flip_x86({output, staged, x, y, c, n, layout_of(input, output), horizontal}, get_target(),
-                              {rows_per_task, vector_multiplier});
+            FlipFuncs funcs{output, staged, x, y, c, n, layout_of(input, output), horizontal};
+            if (get_target().has_gpu_feature()) {
+                schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
+            } else {
+                schedule_flip_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
+            }
         }
     }
 };

@@ -116,6 +116,8 @@ public:
     GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
     GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
 protected:
     Var x{"x"}, y{"y"}, c{"c"}, n{"n"};
@@ -146,7 +148,11 @@ protected:
     void schedule(In &input, Out &output, const Sampled &s, const std::vector<Func> &tables) {
         if (this->using_autoscheduler()) return;
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output)};
-        schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier});
+        if (this->get_target().has_gpu_feature()) {
+            schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
+        } else {
+            schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier});
+        }
     }
 };
 

@@ -32,6 +32,8 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> gather_lanes{"gather_lanes", 8};
     GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", 1};
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
@@ -61,9 +63,13 @@ public:
         scale_w.set_estimate(0.0);
 
         if (!using_autoscheduler()) {
-            schedule_resize_nearest_x86({output, source_x, source_y, x, y, c, n, layout_of(input, output)},
-                                        get_target(),
-                                        {rows_per_task, vector_multiplier, gather_lanes, interleaved_gather_lanes});
+            NearestResizeFuncs funcs{output, source_x, source_y, x, y, c, n, layout_of(input, output)};
+            if (get_target().has_gpu_feature()) {
+                schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
+            } else {
+                schedule_resize_nearest_x86(funcs, get_target(),
+                                            {rows_per_task, vector_multiplier, gather_lanes, interleaved_gather_lanes});
+            }
         }
     }
 };
@@ -78,6 +84,8 @@ public:
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 16};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> align_corners{"align_corners"};
@@ -100,8 +108,8 @@ public:
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
-        Expr tap_x = clamp_tap(taps_x.start(x) + rx, axis_x.in);
-        Expr tap_y = clamp_tap(taps_y.start(y) + ry, axis_y.in);
+        Expr tap_x = taps_x.tap(rx);
+        Expr tap_y = taps_y.tap(ry);
 
         Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
         if (fixed) {
@@ -130,9 +138,13 @@ public:
         if (!using_autoscheduler()) {
             std::vector<Func> tables = taps_x.tables;
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
-            FilteredResizeFuncs funcs{output, resized_x, sum_x, sum_y, tables, !antialias,
+            FilteredResizeFuncs funcs{output, resized_x, sum_x, sum_y, tables, !antialias, fixed,
                                       rx.x, ry.x, x, y, c, n, layout_of(input, output)};
-            schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
+            if (get_target().has_gpu_feature()) {
+                schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height});
+            } else {
+                schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
+            }
         }
     }
 };

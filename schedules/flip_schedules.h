@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "cuda_loops.h"
 #include "layout.h"
 
 namespace hres {
@@ -19,6 +20,7 @@ struct FlipFuncs {
     Halide::Expr horizontal;  // the run-time "flip x" argument
 };
 
+void schedule_flip_cuda(FlipFuncs f, const GpuKnobs &knobs);
 void schedule_flip_x86(FlipFuncs f, const Halide::Target &target, const FlipKnobs &knobs);
 
 }  // namespace hres

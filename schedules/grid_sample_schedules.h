@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "cuda_loops.h"
 #include "layout.h"
 
 #include <vector>
@@ -22,6 +23,7 @@ struct GridSampleFuncs {
     LayoutConditions layout;
 };
 
+void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);
 void schedule_grid_sample_x86(GridSampleFuncs f, const Halide::Target &target, const GridSampleKnobs &knobs);
 
 }  // namespace hres

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "cuda_loops.h"
 #include "layout.h"
 
 #include <vector>
@@ -32,11 +33,14 @@ struct FilteredResizeFuncs {
     Halide::Func sum_x, sum_y;        // accumulators of the two passes
     std::vector<Halide::Func> tables; // per-axis tap tables
     bool constant_taps;               // tap counts known at compile time (no antialias)
+    bool fixed_point;                 // uint8: tables include whole-axis reductions
     Halide::RVar rx, ry;
     Halide::Var x, y, c, n;
     LayoutConditions layout;
 };
 
+void schedule_resize_nearest_cuda(NearestResizeFuncs f, const GpuKnobs &knobs);
+void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs);
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Halide::Target &target,
                                  const ResizeKnobs &knobs);
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Halide::Target &target,

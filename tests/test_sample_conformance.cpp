@@ -117,8 +117,8 @@ hres::Status run_kernel(SampleCase &s, bool affine, Layout layout, std::vector<f
     std::vector<float> in = to_layout(s.input, s.n, s.c, s.h, s.w, layout);
     std::vector<float> out(size_t(s.n) * s.c * s.oh * s.ow, 0.0f);
     const hres::Image vin = view(in, s.n, s.c, s.h, s.w, layout), vout = view(out, s.n, s.c, s.oh, s.ow, layout);
-    hres::Status status = affine ? hres::affine_grid_sample(vin, s.theta.data(), vout, s.options)
-                                 : hres::grid_sample(vin, s.grid.data(), vout, s.options);
+    hres::Status status = affine ? run_affine_grid_sample(vin, s.theta.data(), vout, s.options)
+                                 : run_grid_sample(vin, s.grid.data(), vout, s.options);
     *got = from_layout(out, s.n, s.c, s.oh, s.ow, layout);
     return status;
 }
@@ -221,12 +221,12 @@ TEST(FlipConformance, EveryCorpusCase) {
             std::vector<uint8_t> got_bytes;
             if (esize == 1) {
                 std::vector<uint8_t> in = to_layout(input.bytes, n, ch, h, w, layout), out(in.size(), 0);
-                hres::Status s = hres::flip(view(in, n, ch, h, w, layout), view(out, n, ch, h, w, layout), axes);
+                hres::Status s = run_flip(view(in, n, ch, h, w, layout), view(out, n, ch, h, w, layout), axes);
                 ASSERT_TRUE(s.ok()) << s.message();
                 got_bytes = from_layout(out, n, ch, h, w, layout);
             } else {
                 std::vector<float> in = to_layout(elements<float>(input.bytes), n, ch, h, w, layout), out(in.size(), 0);
-                hres::Status s = hres::flip(view(in, n, ch, h, w, layout), view(out, n, ch, h, w, layout), axes);
+                hres::Status s = run_flip(view(in, n, ch, h, w, layout), view(out, n, ch, h, w, layout), axes);
                 ASSERT_TRUE(s.ok()) << s.message();
                 const auto back = from_layout(out, n, ch, h, w, layout);
                 got_bytes.resize(back.size() * 4);

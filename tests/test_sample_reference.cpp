@@ -61,7 +61,7 @@ hres::Status grid_sample_in_layout(const std::vector<T> &in_nchw, int n, int c, 
                                    std::vector<T> *out_nchw) {
     std::vector<T> in = to_layout(in_nchw, n, c, h, w, lin);
     std::vector<T> out(size_t(n) * c * oh * ow, T(0));
-    hres::Status s = hres::grid_sample(view(in, n, c, h, w, lin), grid.data(), view(out, n, c, oh, ow, lout), options);
+    hres::Status s = run_grid_sample(view(in, n, c, h, w, lin), grid.data(), view(out, n, c, oh, ow, lout), options);
     *out_nchw = from_layout(out, n, c, oh, ow, lout);
     return s;
 }
@@ -73,7 +73,7 @@ hres::Status affine_in_layout(const std::vector<T> &in_nchw, int n, int c, int h
     std::vector<T> in = to_layout(in_nchw, n, c, h, w, lin);
     std::vector<T> out(size_t(n) * c * oh * ow, T(0));
     hres::Status s =
-        hres::affine_grid_sample(view(in, n, c, h, w, lin), theta.data(), view(out, n, c, oh, ow, lout), options);
+        run_affine_grid_sample(view(in, n, c, h, w, lin), theta.data(), view(out, n, c, oh, ow, lout), options);
     *out_nchw = from_layout(out, n, c, oh, ow, lout);
     return s;
 }
@@ -83,7 +83,7 @@ hres::Status flip_in_layout(const std::vector<T> &in_nchw, int n, int c, int h, 
                             Layout lin, Layout lout, std::vector<T> *out_nchw) {
     std::vector<T> in = to_layout(in_nchw, n, c, h, w, lin);
     std::vector<T> out(in.size(), T(0));
-    hres::Status s = hres::flip(view(in, n, c, h, w, lin), view(out, n, c, h, w, lout), axes);
+    hres::Status s = run_flip(view(in, n, c, h, w, lin), view(out, n, c, h, w, lout), axes);
     *out_nchw = from_layout(out, n, c, h, w, lout);
     return s;
 }
@@ -612,7 +612,7 @@ TEST(SpecExamples, F1) {
     std::vector<uint8_t> nhwc(2 * 3 * 2 * 3);
     for (size_t k = 0; k < nhwc.size(); k++) nhwc[k] = uint8_t(k);
     std::vector<uint8_t> out(nhwc.size());
-    ASSERT_TRUE(hres::flip(hres::nhwc(nhwc.data(), hres::DType::u8, 2, 3, 2, 3),
+    ASSERT_TRUE(run_flip(hres::nhwc(nhwc.data(), hres::DType::u8, 2, 3, 2, 3),
                            hres::nhwc(out.data(), hres::DType::u8, 2, 3, 2, 3), hres::FlipAxes::horizontal).ok());
     for (int b = 0; b < 2; b++)
         for (int y = 0; y < 2; y++)

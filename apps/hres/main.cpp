@@ -12,11 +12,12 @@
 //    placeholder, help text, setter) for its own options and appends the
 //    shared ones: add_sampling_options() (--mode, --padding, --align-corners
 //    of affine and grid-sample) and add_common_options() (--layout, --threads,
-//    --isa, --bench; later --device). parse_options() does all generic
+//    --isa, --bench, --device). parse_options() does all generic
 //    parsing and print_command_help() renders --help from the same table.
 //  * The shared execution path is also common: apply_execution_settings()
 //    (ISA, threads) and load_input(), then execute_kernel(), which runs
-//    prepare_output(), run_kernel() (layout conversion, timing, --bench),
+//    prepare_output(), run_kernel() (layout conversion, upload to and
+//    download from the GPU for --device cuda, timing, --bench),
 //    save_output() and print_report(). A handler only validates its
 //    arguments, loads its extra inputs (theta, grid) and names the kernel.
 //  * Every failure is thrown as a CliError carrying its exit status and
@@ -192,6 +193,7 @@ constexpr Choice<hres::Isa> kIsas[] = {{"auto", hres::Isa::automatic},
                                        {"avx2", hres::Isa::avx2},
                                        {"sse41", hres::Isa::sse41}};
 constexpr Choice<Layout> kLayouts[] = {{"nchw", Layout::nchw}, {"nhwc", Layout::nhwc}};
+constexpr Choice<hres::Device> kDevices[] = {{"cpu", hres::Device::cpu}, {"cuda", hres::Device::cuda}};
 
 template <typename T, size_t N>
 std::string choice_list(const Choice<T> (&choices)[N]) {
@@ -288,6 +290,7 @@ struct CommonOptions {
     Layout layout = Layout::nchw;
     std::optional<int> threads;
     std::optional<hres::Isa> isa;
+    hres::Device device = hres::Device::cpu;
     int bench_iters = 0;  // 0: no --bench
 };
 
@@ -301,7 +304,13 @@ void add_common_options(CommonOptions *common, std::vector<OptionSpec> *specs) {
          }});
     specs->push_back({"--isa", "ISA", "x86 code path: " + choice_list(kIsas) + " (default auto)",
                       [common](const std::string &v) { common->isa = parse_choice("--isa", v, kIsas); }});
-    specs->push_back({"--bench", "ITERS", "after a warm-up run, time ITERS runs; print median and min",
+    specs->push_back({"--device", "DEVICE",
+                      "where the kernel runs: " + choice_list(kDevices) +
+                          " (default cpu; cuda uploads IN, runs on GPU 0 and downloads OUT)",
+                      [common](const std::string &v) { common->device = parse_choice("--device", v, kDevices); }});
+    specs->push_back({"--bench", "ITERS",
+                      "after a warm-up run, time ITERS runs; print median and min (cuda: per call, "
+                      "device synchronised)",
                       [common](const std::string &v) {
                           common->bench_iters = int(parse_count_option("--bench", v, kMaxBenchIters));
                       }});
@@ -424,7 +433,9 @@ void save_output(const std::string &path, const HostImage &image) {
     if (!hres::io::write_image(path, image, &error)) fail_runtime(error);
 }
 
-using Kernel = std::function<hres::Status(const hres::Image &in, const hres::Image &out)>;
+// A kernel call; `params` is the op's float array (theta, grid) or null, on
+// the images' device.
+using Kernel = std::function<hres::Status(const hres::Image &in, const float *params, const hres::Image &out)>;
 
 struct KernelTimes {
     double first_us = 0.0;         // the first call (also the --bench warm-up)
@@ -434,7 +445,27 @@ struct KernelTimes {
 // Runs `kernel` over `in` and `out` in the requested memory layout, once plus
 // --bench more times. Only the kernel calls are timed: layout conversion
 // happens outside, so nchw and nhwc timings compare kernel against kernel.
-KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostImage *out, const Kernel &kernel) {
+// Device memory for --device cuda, freed on every path out.
+class DeviceCopy {
+public:
+    explicit DeviceCopy(const void *host, size_t bytes) {
+        check(hres::cuda_malloc(bytes, &ptr_));
+        check(hres::cuda_upload(ptr_, host, bytes));
+    }
+    ~DeviceCopy() { (void)hres::cuda_free(ptr_); }
+    DeviceCopy(const DeviceCopy &) = delete;
+    DeviceCopy &operator=(const DeviceCopy &) = delete;
+    void *get() const { return ptr_; }
+
+private:
+    static void check(const hres::Status &s) {
+        if (!s.ok()) fail_runtime("--device cuda: " + s.message());
+    }
+    void *ptr_ = nullptr;
+};
+
+KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostImage *out,
+                       const std::vector<float> *params, const Kernel &kernel) {
     std::vector<uint8_t> in_nhwc, out_nhwc;
     hres::Image in_view, out_view;
     if (common.layout == Layout::nhwc) {
@@ -447,19 +478,66 @@ KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostIma
         in_view = hres::nchw(const_cast<uint8_t *>(in.bytes.data()), in.dtype, in.n, in.c, in.h, in.w);
         out_view = hres::nchw(out->bytes.data(), out->dtype, out->n, out->c, out->h, out->w);
     }
+    const float *params_view = params ? params->data() : nullptr;
+    void *const out_host = out_view.data;
 
-    const auto timed_call = [&] {
-        const auto start = std::chrono::steady_clock::now();
-        const hres::Status status = kernel(in_view, out_view);
-        const auto stop = std::chrono::steady_clock::now();
+    // On the GPU: the same views over device copies (the layouts are dense).
+    const bool cuda = common.device == hres::Device::cuda;
+    std::optional<DeviceCopy> in_device, out_device, params_device;
+    if (cuda) {
+        if (const hres::Status usable = hres::cuda_status(); !usable.ok()) {
+            fail_runtime("--device cuda: " + usable.message());
+        }
+        in_device.emplace(in_view.data, in.bytes.size());
+        out_device.emplace(out_view.data, out->bytes.size());
+        if (params) params_device.emplace(params->data(), params->size() * sizeof(float));
+        in_view.data = in_device->get();
+        out_view.data = out_device->get();
+        in_view.device = out_view.device = hres::Device::cuda;
+        if (params) params_view = static_cast<const float *>(params_device->get());
+    }
+
+    const auto call = [&] {
+        const hres::Status status = kernel(in_view, params_view, out_view);
         if (!status.ok()) fail_runtime(status.message());
-        return std::chrono::duration<double, std::micro>(stop - start).count();
+    };
+    const auto synchronise = [&] {
+        if (!cuda) return;
+        const hres::Status status = hres::cuda_synchronize();
+        if (!status.ok()) fail_runtime("--device cuda: " + status.message());
+    };
+    using Clock = std::chrono::steady_clock;
+    const auto micros = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double, std::micro>(b - a).count();
     };
     KernelTimes times;
-    times.first_us = timed_call();
-    times.bench_us.reserve(size_t(common.bench_iters));
-    for (int i = 0; i < common.bench_iters; ++i) times.bench_us.push_back(timed_call());
+    auto start = Clock::now();
+    call();
+    synchronise();
+    times.first_us = micros(start, Clock::now());
+    if (cuda && common.bench_iters > 0) {
+        // GPU calls are asynchronous: time batches of calls between
+        // synchronisations, so each sample is the per-call time including
+        // launch, as a stream of calls sees it.
+        const int batch = 20;
+        for (int i = 0; i < common.bench_iters; ++i) {
+            start = Clock::now();
+            for (int j = 0; j < batch; ++j) call();
+            synchronise();
+            times.bench_us.push_back(micros(start, Clock::now()) / batch);
+        }
+    } else {
+        for (int i = 0; i < common.bench_iters; ++i) {
+            start = Clock::now();
+            call();
+            times.bench_us.push_back(micros(start, Clock::now()));
+        }
+    }
 
+    if (cuda) {
+        const hres::Status status = hres::cuda_download(out_host, out_device->get(), out->bytes.size());
+        if (!status.ok()) fail_runtime("--device cuda: " + status.message());
+    }
     if (common.layout == Layout::nhwc) hres::io::from_interleaved(out_nhwc.data(), out);
     return times;
 }
@@ -471,8 +549,13 @@ std::string describe(const HostImage &image) {
 // "<what> layout=.. isa=.. threads=..: T us" and, with --bench, the statistics line.
 void print_report(const std::string &what, const CommonOptions &common, const KernelTimes &times) {
     const std::string threads = common.threads ? std::to_string(*common.threads) : "auto";
-    std::printf("%s layout=%s isa=%s threads=%s: %.1f us\n", what.c_str(), choice_name(common.layout, kLayouts),
-                choice_name(hres::active_isa(), kIsas), threads.c_str(), times.first_us);
+    if (common.device == hres::Device::cuda) {
+        std::printf("%s layout=%s device=cuda (%s): %.1f us (first call, module load included)\n", what.c_str(),
+                    choice_name(common.layout, kLayouts), hres::cuda_device_name().c_str(), times.first_us);
+    } else {
+        std::printf("%s layout=%s isa=%s threads=%s: %.1f us\n", what.c_str(), choice_name(common.layout, kLayouts),
+                    choice_name(hres::active_isa(), kIsas), threads.c_str(), times.first_us);
+    }
     if (times.bench_us.empty()) return;
     std::vector<double> sorted = times.bench_us;
     std::sort(sorted.begin(), sorted.end());
@@ -487,9 +570,10 @@ void print_report(const std::string &what, const CommonOptions &common, const Ke
 // (and --bench), OUT is written atomically and the report printed as
 // "<command> <IN shape dtype> -> <OUT shape> <details> layout=...".
 void execute_kernel(const char *command, const std::string &details, const CommonOptions &common, const HostImage &in,
-                    const std::string &out_path, int64_t out_h, int64_t out_w, const Kernel &kernel) {
+                    const std::string &out_path, int64_t out_h, int64_t out_w, const std::vector<float> *params,
+                    const Kernel &kernel) {
     HostImage out = prepare_output(out_path, in.dtype, in.n, in.c, out_h, out_w);
-    const KernelTimes times = run_kernel(common, in, &out, kernel);
+    const KernelTimes times = run_kernel(common, in, &out, params, kernel);
     save_output(out_path, out);
     print_report(std::string(command) + " " + describe(in) + " -> " + hres::io::shape_string(out) + " " + details,
                  common, times);
@@ -601,8 +685,10 @@ int run_resize(const Subcommand &self, const std::vector<std::string> &args) {
 
     const std::string details = mode_name + scale_note + " antialias=" + (a.antialias ? "1" : "0") +
                                 " align_corners=" + (a.align_corners ? "1" : "0");
-    execute_kernel(self.name, details, a.common, in, out_path, out_h, out_w,
-                   [&](const hres::Image &src, const hres::Image &dst) { return hres::resize(src, dst, options); });
+    execute_kernel(self.name, details, a.common, in, out_path, out_h, out_w, nullptr,
+                   [&](const hres::Image &src, const float *, const hres::Image &dst) {
+                       return hres::resize(src, dst, options);
+                   });
     return 0;
 }
 
@@ -721,9 +807,9 @@ int run_affine(const Subcommand &self, const std::vector<std::string> &args) {
     }
     const auto [out_h, out_w] = a.size ? *a.size : std::pair<int64_t, int64_t>(in.h, in.w);
 
-    execute_kernel(self.name, describe_sampling(a.sampling) + theta_note, a.common, in, out_path, out_h, out_w,
-                   [&](const hres::Image &src, const hres::Image &dst) {
-                       return hres::affine_grid_sample(src, theta.data(), dst, a.sampling);
+    execute_kernel(self.name, describe_sampling(a.sampling) + theta_note, a.common, in, out_path, out_h, out_w, &theta,
+                   [&](const hres::Image &src, const float *theta_data, const hres::Image &dst) {
+                       return hres::affine_grid_sample(src, theta_data, dst, a.sampling);
                    });
     return 0;
 }
@@ -771,9 +857,9 @@ int run_grid_sample(const Subcommand &self, const std::vector<std::string> &args
                      " is beyond 32-bit extents");
     }
 
-    execute_kernel(self.name, describe_sampling(a.sampling), a.common, in, out_path, shape[1], shape[2],
-                   [&](const hres::Image &src, const hres::Image &dst) {
-                       return hres::grid_sample(src, grid.data(), dst, a.sampling);
+    execute_kernel(self.name, describe_sampling(a.sampling), a.common, in, out_path, shape[1], shape[2], &grid,
+                   [&](const hres::Image &src, const float *grid_data, const hres::Image &dst) {
+                       return hres::grid_sample(src, grid_data, dst, a.sampling);
                    });
     return 0;
 }
@@ -822,8 +908,10 @@ int run_flip(const Subcommand &self, const std::vector<std::string> &args) {
 
     apply_execution_settings(a.common);
     const HostImage in = load_input(in_path);
-    execute_kernel(self.name, choice_name(axes, kFlipAxes), a.common, in, out_path, in.h, in.w,
-                   [&](const hres::Image &src, const hres::Image &dst) { return hres::flip(src, dst, axes); });
+    execute_kernel(self.name, choice_name(axes, kFlipAxes), a.common, in, out_path, in.h, in.w, nullptr,
+                   [&](const hres::Image &src, const float *, const hres::Image &dst) {
+                       return hres::flip(src, dst, axes);
+                   });
     return 0;
 }
 

@@ -1,9 +1,11 @@
-// hres::flip: argument checks and dispatch over dtype to the kernels of
+// hres::flip: argument checks and dispatch over (device, dtype) to the kernels of
 // generators/flip_generator.cpp.
 #include "internal.h"
 
 #include "hres_flip_f32.h"
 #include "hres_flip_u8.h"
+#include "hres_flip_f32_cuda.h"
+#include "hres_flip_u8_cuda.h"
 
 namespace hres {
 
@@ -18,7 +20,10 @@ Status flip(const Image &in, const Image &out, FlipAxes axes) {
     const bool horizontal = axes != FlipAxes::vertical;
     const bool vertical = axes != FlipAxes::horizontal;
     internal::HalideView input(in), output(out);
-    auto kernel = in.dtype == DType::u8 ? hres_flip_u8 : hres_flip_f32;
+    // [device][dtype]
+    constexpr decltype(&hres_flip_u8) kFlip[2][2] = {{hres_flip_u8, hres_flip_f32},
+                                                     {hres_flip_u8_cuda, hres_flip_f32_cuda}};
+    auto kernel = kFlip[in.device == Device::cuda][in.dtype == DType::f32];
     return internal::run_kernel("flip", [&] { return kernel(input.get(), horizontal, vertical, output.get()); });
 }
 

@@ -1,5 +1,5 @@
 // hres::grid_sample and hres::affine_grid_sample: argument checks and dispatch
-// over (mode, dtype) to the kernels of generators/grid_sample_generator.cpp.
+// over (device, mode, dtype) to the kernels of generators/grid_sample_generator.cpp.
 #include "internal.h"
 
 #include "hres_affine_grid_sample_bicubic_f32.h"
@@ -14,6 +14,18 @@
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
 #include "hres_grid_sample_nearest_u8.h"
+#include "hres_affine_grid_sample_bicubic_f32_cuda.h"
+#include "hres_affine_grid_sample_bicubic_u8_cuda.h"
+#include "hres_affine_grid_sample_bilinear_f32_cuda.h"
+#include "hres_affine_grid_sample_bilinear_u8_cuda.h"
+#include "hres_affine_grid_sample_nearest_f32_cuda.h"
+#include "hres_affine_grid_sample_nearest_u8_cuda.h"
+#include "hres_grid_sample_bicubic_f32_cuda.h"
+#include "hres_grid_sample_bicubic_u8_cuda.h"
+#include "hres_grid_sample_bilinear_f32_cuda.h"
+#include "hres_grid_sample_bilinear_u8_cuda.h"
+#include "hres_grid_sample_nearest_f32_cuda.h"
+#include "hres_grid_sample_nearest_u8_cuda.h"
 
 #include <limits>
 
@@ -25,17 +37,25 @@ namespace {
 // align_corners, output).
 using SampleKernel = int (*)(halide_buffer_t *, halide_buffer_t *, int, bool, halide_buffer_t *);
 
-// [mode][dtype], modes in the order of mode_index().
-constexpr SampleKernel kGridSample[3][2] = {
-    {hres_grid_sample_bilinear_u8, hres_grid_sample_bilinear_f32},
-    {hres_grid_sample_nearest_u8, hres_grid_sample_nearest_f32},
-    {hres_grid_sample_bicubic_u8, hres_grid_sample_bicubic_f32},
+// [device][mode][dtype], modes in the order of mode_index().
+constexpr SampleKernel kGridSample[2][3][2] = {
+    {{hres_grid_sample_bilinear_u8, hres_grid_sample_bilinear_f32},
+     {hres_grid_sample_nearest_u8, hres_grid_sample_nearest_f32},
+     {hres_grid_sample_bicubic_u8, hres_grid_sample_bicubic_f32}},
+    {{hres_grid_sample_bilinear_u8_cuda, hres_grid_sample_bilinear_f32_cuda},
+     {hres_grid_sample_nearest_u8_cuda, hres_grid_sample_nearest_f32_cuda},
+     {hres_grid_sample_bicubic_u8_cuda, hres_grid_sample_bicubic_f32_cuda}},
 };
-constexpr SampleKernel kAffineGridSample[3][2] = {
-    {hres_affine_grid_sample_bilinear_u8, hres_affine_grid_sample_bilinear_f32},
-    {hres_affine_grid_sample_nearest_u8, hres_affine_grid_sample_nearest_f32},
-    {hres_affine_grid_sample_bicubic_u8, hres_affine_grid_sample_bicubic_f32},
+constexpr SampleKernel kAffineGridSample[2][3][2] = {
+    {{hres_affine_grid_sample_bilinear_u8, hres_affine_grid_sample_bilinear_f32},
+     {hres_affine_grid_sample_nearest_u8, hres_affine_grid_sample_nearest_f32},
+     {hres_affine_grid_sample_bicubic_u8, hres_affine_grid_sample_bicubic_f32}},
+    {{hres_affine_grid_sample_bilinear_u8_cuda, hres_affine_grid_sample_bilinear_f32_cuda},
+     {hres_affine_grid_sample_nearest_u8_cuda, hres_affine_grid_sample_nearest_f32_cuda},
+     {hres_affine_grid_sample_bicubic_u8_cuda, hres_affine_grid_sample_bicubic_f32_cuda}},
 };
+
+int device_index(const Image &image) { return image.device == Device::cuda ? 1 : 0; }
 
 int mode_index(Interp mode) {
     switch (mode) {
@@ -56,28 +76,6 @@ int padding_value(Padding padding) {
     }
     return -1;
 }
-
-// A dense float32 array as a halide_buffer_t; extents innermost first.
-struct DenseFloats {
-    halide_dimension_t dims[4];
-    halide_buffer_t buffer;
-    DenseFloats(const float *data, std::initializer_list<int64_t> extents) {
-        buffer = halide_buffer_t();
-        int i = 0;
-        int64_t stride = 1;
-        for (int64_t extent : extents) {
-            dims[i++] = halide_dimension_t(0, int32_t(extent), int32_t(stride));
-            stride *= extent;
-        }
-        buffer.host = reinterpret_cast<uint8_t *>(const_cast<float *>(data));
-        buffer.type = halide_type_t(halide_type_float, 32);
-        buffer.dimensions = i;
-        buffer.dim = dims;
-    }
-    DenseFloats(const DenseFloats &) = delete;
-    DenseFloats &operator=(const DenseFloats &) = delete;
-    halide_buffer_t *get() { return &buffer; }
-};
 
 // Checks shared by both entry points; `params` names the float array
 // (grid / theta) holding `count` floats.
@@ -105,8 +103,8 @@ Status grid_sample(const Image &in, const float *grid, const Image &out, const G
     const int64_t count = out.n * out.h * out.w * 2;  // sizes are checked before count is used
     if (Status s = check_sampling("grid_sample", in, out, grid, "grid", count, options); !s) return s;
     internal::HalideView input(in), output(out);
-    DenseFloats grid_view(grid, {2, out.w, out.h, out.n});
-    SampleKernel kernel = kGridSample[mode_index(options.mode)][in.dtype == DType::u8 ? 0 : 1];
+    internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
+    SampleKernel kernel = kGridSample[device_index(in)][mode_index(options.mode)][in.dtype == DType::u8 ? 0 : 1];
     return internal::run_kernel("grid_sample", [&] {
         return kernel(input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());
@@ -117,8 +115,8 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     const int64_t count = out.n * 6;
     if (Status s = check_sampling("affine_grid_sample", in, out, theta, "theta", count, options); !s) return s;
     internal::HalideView input(in), output(out);
-    DenseFloats theta_view(theta, {3, 2, out.n});
-    SampleKernel kernel = kAffineGridSample[mode_index(options.mode)][in.dtype == DType::u8 ? 0 : 1];
+    internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
+    SampleKernel kernel = kAffineGridSample[device_index(in)][mode_index(options.mode)][in.dtype == DType::u8 ? 0 : 1];
     return internal::run_kernel("affine_grid_sample", [&] {
         return kernel(input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());

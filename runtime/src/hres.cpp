@@ -192,6 +192,7 @@ void install_handlers() {
     std::call_once(once, [] {
         halide_set_error_handler(on_halide_error);
         halide_set_custom_can_use_target_features(can_use_target_features);
+        internal::install_cuda_hooks();
     });
 }
 
@@ -249,11 +250,25 @@ HalideView::HalideView(const Image &image) {
         dims[i] = halide_dimension_t(0, int32_t(extents[i]), int32_t(strides[i]));
     }
     buffer = halide_buffer_t();
-    buffer.host = static_cast<uint8_t *>(image.data);
     buffer.type = image.dtype == DType::u8 ? halide_type_t(halide_type_uint, 8)
                                            : halide_type_t(halide_type_float, 32);
     buffer.dimensions = 4;
     buffer.dim = dims;
+    attach(&buffer, image.data, image.device);
+}
+
+DenseFloats::DenseFloats(const float *data, Device device, std::initializer_list<int64_t> extents) {
+    buffer = halide_buffer_t();
+    int i = 0;
+    int64_t stride = 1;
+    for (int64_t extent : extents) {
+        dims[i++] = halide_dimension_t(0, int32_t(extent), int32_t(stride));
+        stride *= extent;
+    }
+    buffer.type = halide_type_t(halide_type_float, 32);
+    buffer.dimensions = i;
+    buffer.dim = dims;
+    attach(&buffer, const_cast<float *>(data), device);
 }
 
 namespace {
@@ -285,10 +300,7 @@ Status check_image(const Image &image, const char *what) {
     if (image.dtype != DType::u8 && image.dtype != DType::f32) {
         return Status::error(name + ": invalid dtype value");
     }
-    if (image.device != Device::cpu) {
-        if (image.device == Device::cuda) {
-            return Status::error(name + ": CUDA images are not supported by this build yet");
-        }
+    if (image.device != Device::cpu && image.device != Device::cuda) {
         return Status::error(name + ": invalid device value");
     }
     if (image.n <= 0 || image.c <= 0 || image.h <= 0 || image.w <= 0) {
@@ -326,6 +338,9 @@ Status check_pair(const Image &in, const Image &out) {
                              to_string(out.dtype) + ")");
     }
     if (in.device != out.device) return Status::error("input and output are on different devices");
+    if (in.device == Device::cuda) {
+        if (Status s = check_cuda_usable(); !s) return s;
+    }
     if (in.n != out.n || in.c != out.c) {
         return Status::error("input and output must have the same batch and channel counts, got " +
                              shape_text(in) + " and " + shape_text(out));

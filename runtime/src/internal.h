@@ -6,19 +6,42 @@
 #include "hres/hres.h"
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 namespace hres::internal {
+
+// Points `buffer` at `data`: its host pointer, or a wrapped CUDA device pointer.
+void attach(halide_buffer_t *buffer, void *data, Device device);
+// Undoes attach's wrapping (the memory stays the caller's).
+void detach(halide_buffer_t *buffer);
 
 // A halide_buffer_t describing an Image in Halide's (x, y, c, n) order.
 struct HalideView {
     halide_dimension_t dims[4];
     halide_buffer_t buffer;
     explicit HalideView(const Image &image);
+    ~HalideView() { detach(&buffer); }
     HalideView(const HalideView &) = delete;
     HalideView &operator=(const HalideView &) = delete;
     halide_buffer_t *get() { return &buffer; }
 };
+
+// A dense float32 array (grid, theta) on `device`; extents innermost first.
+struct DenseFloats {
+    halide_dimension_t dims[4];
+    halide_buffer_t buffer;
+    DenseFloats(const float *data, Device device, std::initializer_list<int64_t> extents);
+    ~DenseFloats() { detach(&buffer); }
+    DenseFloats(const DenseFloats &) = delete;
+    DenseFloats &operator=(const DenseFloats &) = delete;
+    halide_buffer_t *get() { return &buffer; }
+};
+
+// Points Halide's CUDA runtime at the caller's context and stream (cuda.cpp).
+void install_cuda_hooks();
+// OK if CUDA images can run here, else why not.
+Status check_cuda_usable();
 
 // Validates one image argument: data, sizes, strides, and that every element's
 // offset fits Halide's 32-bit indexing. `what` names it in the message.

@@ -1,4 +1,4 @@
-// hres::resize: argument checks and dispatch over (mode, antialias, dtype) to
+// hres::resize: argument checks and dispatch over (device, mode, antialias, dtype) to
 // the kernels built by the variant loop in generators/CMakeLists.txt.
 #include "internal.h"
 
@@ -14,6 +14,18 @@
 #include "hres_resize_nearest_exact_u8.h"
 #include "hres_resize_nearest_f32.h"
 #include "hres_resize_nearest_u8.h"
+#include "hres_resize_bicubic_aa_f32_cuda.h"
+#include "hres_resize_bicubic_aa_u8_cuda.h"
+#include "hres_resize_bicubic_f32_cuda.h"
+#include "hres_resize_bicubic_u8_cuda.h"
+#include "hres_resize_bilinear_aa_f32_cuda.h"
+#include "hres_resize_bilinear_aa_u8_cuda.h"
+#include "hres_resize_bilinear_f32_cuda.h"
+#include "hres_resize_bilinear_u8_cuda.h"
+#include "hres_resize_nearest_exact_f32_cuda.h"
+#include "hres_resize_nearest_exact_u8_cuda.h"
+#include "hres_resize_nearest_f32_cuda.h"
+#include "hres_resize_nearest_u8_cuda.h"
 
 #include <cmath>
 
@@ -24,15 +36,23 @@ namespace {
 using NearestKernel = int (*)(halide_buffer_t *, double, double, halide_buffer_t *);
 using FilteredKernel = int (*)(halide_buffer_t *, bool, double, double, halide_buffer_t *);
 
-// [dtype] -> kernel
-constexpr NearestKernel kNearest[2] = {hres_resize_nearest_u8, hres_resize_nearest_f32};
-constexpr NearestKernel kNearestExact[2] = {hres_resize_nearest_exact_u8, hres_resize_nearest_exact_f32};
-// [bicubic][antialias][dtype] -> kernel
-constexpr FilteredKernel kFiltered[2][2][2] = {
-    {{hres_resize_bilinear_u8, hres_resize_bilinear_f32},
-     {hres_resize_bilinear_aa_u8, hres_resize_bilinear_aa_f32}},
-    {{hres_resize_bicubic_u8, hres_resize_bicubic_f32},
-     {hres_resize_bicubic_aa_u8, hres_resize_bicubic_aa_f32}},
+// [device][dtype] -> kernel
+constexpr NearestKernel kNearest[2][2] = {
+    {hres_resize_nearest_u8, hres_resize_nearest_f32},
+    {hres_resize_nearest_u8_cuda, hres_resize_nearest_f32_cuda}};
+constexpr NearestKernel kNearestExact[2][2] = {
+    {hres_resize_nearest_exact_u8, hres_resize_nearest_exact_f32},
+    {hres_resize_nearest_exact_u8_cuda, hres_resize_nearest_exact_f32_cuda}};
+// [device][bicubic][antialias][dtype] -> kernel
+constexpr FilteredKernel kFiltered[2][2][2][2] = {
+    {{{hres_resize_bilinear_u8, hres_resize_bilinear_f32},
+      {hres_resize_bilinear_aa_u8, hres_resize_bilinear_aa_f32}},
+     {{hres_resize_bicubic_u8, hres_resize_bicubic_f32},
+      {hres_resize_bicubic_aa_u8, hres_resize_bicubic_aa_f32}}},
+    {{{hres_resize_bilinear_u8_cuda, hres_resize_bilinear_f32_cuda},
+      {hres_resize_bilinear_aa_u8_cuda, hres_resize_bilinear_aa_f32_cuda}},
+     {{hres_resize_bicubic_u8_cuda, hres_resize_bicubic_f32_cuda},
+      {hres_resize_bicubic_aa_u8_cuda, hres_resize_bicubic_aa_f32_cuda}}},
 };
 
 Status check_scale(double scale, const char *name) {
@@ -51,6 +71,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
     if (Status s = check_scale(options.scale_w, "scale_w"); !s) return Status::error("resize: " + s.message());
 
     const int dtype = in.dtype == DType::u8 ? 0 : 1;
+    const int device = in.device == Device::cuda ? 1 : 0;
     HalideView input(in), output(out);
     switch (options.mode) {
     case Interp::nearest:
@@ -61,14 +82,14 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         if (options.antialias) {
             return Status::error("resize: antialias is only defined for bilinear and bicubic");
         }
-        NearestKernel kernel = options.mode == Interp::nearest ? kNearest[dtype] : kNearestExact[dtype];
+        NearestKernel kernel = options.mode == Interp::nearest ? kNearest[device][dtype] : kNearestExact[device][dtype];
         return internal::run_kernel("resize", [&] {
             return kernel(input.get(), options.scale_h, options.scale_w, output.get());
         });
     }
     case Interp::bilinear:
     case Interp::bicubic: {
-        FilteredKernel kernel = kFiltered[options.mode == Interp::bicubic][options.antialias][dtype];
+        FilteredKernel kernel = kFiltered[device][options.mode == Interp::bicubic][options.antialias][dtype];
         return internal::run_kernel("resize", [&] {
             return kernel(input.get(), options.align_corners, options.scale_h, options.scale_w, output.get());
         });

@@ -54,6 +54,86 @@ hres::Image view(std::vector<T> &data, int64_t n, int64_t c, int64_t h, int64_t 
                              : hres::nhwc(data.data(), dtype_of<T>(), n, c, h, w);
 }
 
+// ---------------------------------------------------------------------------
+// The device the kernel suites run their kernels on: the CPU, or the GPU when
+// ctest runs a suite with HRES_DEVICE=cuda (isa_main.cpp sets it).
+inline hres::Device &test_device() {
+    static hres::Device device = hres::Device::cpu;
+    return device;
+}
+
+// Bytes from an image's first element to one past its last.
+inline size_t span_bytes(const hres::Image &im) {
+    const int64_t last = (im.n - 1) * im.stride_n + (im.c - 1) * im.stride_c + (im.h - 1) * im.stride_h +
+                         (im.w - 1) * im.stride_w;
+    return size_t(last + 1) * hres::dtype_size(im.dtype);
+}
+
+// Device memory that frees itself.
+struct DeviceBuffer {
+    void *ptr = nullptr;
+    DeviceBuffer() = default;
+    DeviceBuffer(const DeviceBuffer &) = delete;
+    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+    ~DeviceBuffer() { (void)hres::cuda_free(ptr); }
+    hres::Status upload(const void *host, size_t bytes) {
+        if (hres::Status s = hres::cuda_malloc(bytes, &ptr); !s) return s;
+        return hres::cuda_upload(ptr, host, bytes);
+    }
+};
+
+// Runs op(in, params, out) on the test device. On the CPU the arguments are
+// used as given. On CUDA, in, out (with its current contents) and the
+// `param_count` floats at `params` (grid or theta, may be null) are copied
+// to device memory, op runs on device views with the same strides, and out
+// is copied back. Images with a non-positive size go to op unchanged apart
+// from their device, for the wrapper to reject.
+template<typename Op>
+hres::Status on_test_device(const hres::Image &in, const hres::Image &out, const float *params,
+                            size_t param_count, Op op) {
+    if (test_device() == hres::Device::cpu) return op(in, params, out);
+    hres::Image din = in, dout = out;
+    din.device = dout.device = hres::Device::cuda;
+    for (const hres::Image *im : {&in, &out}) {
+        if (im->n <= 0 || im->c <= 0 || im->h <= 0 || im->w <= 0 || !im->data) return op(din, params, dout);
+    }
+    DeviceBuffer in_copy, out_copy, params_copy;
+    if (hres::Status s = in_copy.upload(in.data, span_bytes(in)); !s) return s;
+    if (hres::Status s = out_copy.upload(out.data, span_bytes(out)); !s) return s;
+    if (params && param_count > 0) {
+        if (hres::Status s = params_copy.upload(params, param_count * sizeof(float)); !s) return s;
+    }
+    din.data = in_copy.ptr;
+    dout.data = out_copy.ptr;
+    const float *dparams = params ? static_cast<const float *>(params_copy.ptr) : nullptr;
+    if (hres::Status s = op(din, dparams, dout); !s) return s;
+    return hres::cuda_download(out.data, out_copy.ptr, span_bytes(out));
+}
+
+// The ops, run on the test device.
+inline hres::Status run_resize(const hres::Image &in, const hres::Image &out, const hres::ResizeOptions &o) {
+    return on_test_device(in, out, nullptr, 0,
+                          [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
+}
+inline hres::Status run_grid_sample(const hres::Image &in, const float *grid, const hres::Image &out,
+                                    const hres::GridSampleOptions &o) {
+    const size_t count = out.n > 0 && out.h > 0 && out.w > 0 ? size_t(out.n * out.h * out.w * 2) : 0;
+    return on_test_device(in, out, grid, count, [&](const hres::Image &i, const float *g, const hres::Image &r) {
+        return hres::grid_sample(i, g, r, o);
+    });
+}
+inline hres::Status run_affine_grid_sample(const hres::Image &in, const float *theta, const hres::Image &out,
+                                           const hres::GridSampleOptions &o) {
+    const size_t count = out.n > 0 ? size_t(out.n * 6) : 0;
+    return on_test_device(in, out, theta, count, [&](const hres::Image &i, const float *t, const hres::Image &r) {
+        return hres::affine_grid_sample(i, t, r, o);
+    });
+}
+inline hres::Status run_flip(const hres::Image &in, const hres::Image &out, hres::FlipAxes axes) {
+    return on_test_device(in, out, nullptr, 0,
+                          [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::flip(i, r, axes); });
+}
+
 // Runs hres::resize on NCHW data handed to the kernel in layout `l`; returns NCHW.
 template<typename T>
 hres::Status resize_in_layout(const std::vector<T> &in_nchw, int64_t n, int64_t c, int64_t h, int64_t w,
@@ -61,7 +141,7 @@ hres::Status resize_in_layout(const std::vector<T> &in_nchw, int64_t n, int64_t 
                               std::vector<T> *out_nchw) {
     std::vector<T> in = to_layout(in_nchw, n, c, h, w, l);
     std::vector<T> out(size_t(n * c * oh * ow), T(0));
-    hres::Status status = hres::resize(view(in, n, c, h, w, l), view(out, n, c, oh, ow, l), options);
+    hres::Status status = run_resize(view(in, n, c, h, w, l), view(out, n, c, oh, ow, l), options);
     *out_nchw = from_layout(out, n, c, oh, ow, l);
     return status;
 }

@@ -1,9 +1,11 @@
 // Test main shared by the kernel suites. ctest runs each suite once per x86
-// variant with HRES_ISA=auto|avx512|avx2|sse41; the variant is forced before
-// any kernel runs (Halide fixes it at a kernel's first call). A variant this
-// CPU lacks runs no test and prints the line ctest counts as a skip
-// (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt), never a pass.
+// variant with HRES_ISA=auto|avx512|avx2|sse41, and once on the GPU with
+// HRES_DEVICE=cuda; the variant is forced before any kernel runs (Halide
+// fixes it at a kernel's first call). A variant this CPU lacks, or CUDA on a
+// machine without a GPU, runs no test and prints the line ctest counts as a
+// skip (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt), never a pass.
 #include "hres/hres.h"
+#include "support/harness.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +14,18 @@
 
 int main(int argc, char **argv) {
     ::testing::InitGoogleTest(&argc, argv);
+    const char *device = std::getenv("HRES_DEVICE");
+    if (device && std::string(device) == "cuda") {
+        if (!hres::cuda_available()) {
+            printf("HRES_SKIP: no usable CUDA GPU\n");
+            return 0;
+        }
+        hres_test::test_device() = hres::Device::cuda;
+        printf("kernels run on CUDA device %s\n", hres::cuda_device_name().c_str());
+    } else if (device && std::string(device) != "cpu") {
+        fprintf(stderr, "HRES_DEVICE=%s is not one of cpu, cuda\n", device);
+        return 2;
+    }
     const char *requested = std::getenv("HRES_ISA");
     hres::Isa isa = hres::Isa::automatic;
     if (requested && !hres::parse(requested, &isa)) {

@@ -5,6 +5,7 @@
 // explicit element strides, so NCHW and NHWC memory are both just strides.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -85,10 +86,12 @@ struct GridSampleOptions {
 };
 
 // grid: N x H_out x W_out x 2 contiguous float32 (x, y) in [-1, 1] image
-// coordinates, on the images' device; out is N x C x H_out x W_out.
+// coordinates, on the images' device (a device pointer for CUDA images);
+// out is N x C x H_out x W_out.
 Status grid_sample(const Image &in, const float *grid, const Image &out, const GridSampleOptions &options);
 
-// theta: N x 2 x 3 contiguous float32, on the images' device. out's h and w
+// theta: N x 2 x 3 contiguous float32, on the images' device (a device
+// pointer for CUDA images). out's h and w
 // are affine_grid's size; n and c equal in's. The grid is never stored.
 Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
                           const GridSampleOptions &options);
@@ -119,6 +122,52 @@ Isa active_isa();
 
 // Threads in Halide's pool (0 = one per core). Returns the previous value.
 int set_num_threads(int threads);
+
+// ---------------------------------------------------------------------------
+// CUDA. Every op also runs on NVIDIA GPUs: give it images with
+// device == Device::cuda whose data (and grid / theta) are CUDA device
+// pointers: from cudaMalloc, a PyTorch CUDA tensor's data_ptr(), or
+// cuda_malloc below. Kernels run in the calling thread's current CUDA
+// context, or when it has none in device 0's primary context (the one the
+// CUDA runtime API and PyTorch use), on the calling thread's stream
+// (set_cuda_stream). Like CUDA kernels they are asynchronous: the call
+// returns once the kernel is queued; synchronise the stream before reading
+// the output on the host. Each kernel's module loads at its first call in a
+// context (the driver compiles it for the GPU then), not on later calls.
+// Without a usable GPU, CUDA calls return an error Status.
+
+// Whether a CUDA driver and at least one GPU are present (cuda_status says
+// why not); and GPU 0's name.
+bool cuda_available();
+Status cuda_status();
+std::string cuda_device_name();
+
+// The stream (a CUstream / cudaStream_t) kernels launched from this thread
+// run on; nullptr (the default) is the legacy default stream.
+void set_cuda_stream(void *stream);
+void *cuda_stream();
+
+// Sets the calling thread's stream for the lifetime of the object.
+class ScopedCudaStream {
+public:
+    explicit ScopedCudaStream(void *stream) : previous_(cuda_stream()) { set_cuda_stream(stream); }
+    ~ScopedCudaStream() { set_cuda_stream(previous_); }
+    ScopedCudaStream(const ScopedCudaStream &) = delete;
+    ScopedCudaStream &operator=(const ScopedCudaStream &) = delete;
+
+private:
+    void *previous_;
+};
+
+// Device memory for callers without the CUDA runtime API (the command line,
+// tests), in the same context the kernels use. Copies first wait for this
+// thread's stream, so they see the results of kernels queued before them.
+Status cuda_malloc(size_t bytes, void **ptr);
+Status cuda_free(void *ptr);
+Status cuda_upload(void *device_dst, const void *host_src, size_t bytes);
+Status cuda_download(void *host_dst, const void *device_src, size_t bytes);
+// Waits until the work queued on this thread's stream has finished.
+Status cuda_synchronize();
 
 const char *to_string(Interp mode);
 const char *to_string(DType dtype);

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""GPU comparison for the seed cases of shared/BENCH.md, in one run on one GPU.
+
+Runs `bench_hres --device cuda` (hres's CUDA kernels; per-call time including
+launch, from batches of calls between synchronisations) and times, in the
+same run and on the same data shapes:
+  * PyTorch eager CUDA (F.interpolate, F.affine_grid + F.grid_sample with
+    theta already on the device, torch.flip), torch.utils.benchmark's
+    blocked_autorange (also batches of calls ending in a synchronisation);
+  * NPP (nppiResize, nppiWarpAffineBack, nppiMirror), when the CUDA toolkit's
+    libnppig is loadable, called through ctypes on packed (NHWC) images, one
+    image of the batch at a time.
+Before timing, hres's output is compared with PyTorch's on the same input
+(float32 within 2e-5 for values in [0, 1], uint8 exactly; nearest sampling
+may differ at rounding ties), so no fast-but-wrong kernel is counted: a
+mismatch is flagged in the table.
+
+Usage (on the GPU machine, with the bench binary built elsewhere):
+  python3 bench/cuda_peers.py --bench build/bin/bench_hres --hres build/bin/hres [--filter TEXT]
+Prints a Markdown table with ratios hres/peer.
+"""
+import argparse
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+import torch.utils.benchmark as benchmark
+
+THETA = [0.8952, -0.1579, 0.05, 0.1579, 0.8952, -0.03]  # bench.cpp's kTheta
+
+
+def parse_hres_table(text):
+    """Rows of bench_hres's table, keyed by (op, shape, mode, dtype, layout)."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 7 or cells[0] in ("op", "---") or cells[0].startswith("-"):
+            continue
+        op, shape, mode, dtype, layout = cells[:5]
+        try:
+            rows[(op, shape, mode, dtype, layout)] = float(cells[6])
+        except ValueError:
+            pass
+    return rows
+
+
+def parse_case(op, shape, mode):
+    m = re.match(r"(\d+)x(\d+)x(\d+)x(\d+) -> (\d+)x(\d+)", shape)
+    n, c, h, w, oh, ow = map(int, m.groups())
+    antialias = "+aa" in mode
+    align_corners = mode.endswith(" ac")
+    base = mode.split(" ")[0].replace("+aa", "")
+    return n, c, h, w, oh, ow, base, antialias, align_corners
+
+
+def make_input(n, c, h, w, dtype, layout):
+    g = torch.Generator().manual_seed(1)
+    if dtype == "u8":
+        x = torch.randint(0, 256, (n, c, h, w), generator=g, dtype=torch.uint8)
+    else:
+        x = torch.randint(0, 1000, (n, c, h, w), generator=g).float() / 999.0
+    x = x.cuda()
+    if layout == "nhwc":
+        x = x.contiguous(memory_format=torch.channels_last)
+    return x
+
+
+def torch_call(op, x, oh, ow, mode, antialias, align_corners):
+    """A zero-argument callable running PyTorch's CUDA op, or None (no kernel)."""
+    if op == "resize":
+        if x.dtype == torch.uint8 and mode in ("bilinear", "bicubic"):
+            return None  # PyTorch has no uint8 CUDA kernel for these
+        kwargs = {}
+        if mode in ("bilinear", "bicubic"):
+            kwargs = {"align_corners": align_corners, "antialias": antialias}
+        return lambda: F.interpolate(x, size=(oh, ow), mode=mode, **kwargs)
+    if op == "affine_grid_sample":
+        if x.dtype == torch.uint8:
+            return None
+        theta = torch.tensor(THETA, device="cuda").reshape(1, 2, 3).repeat(x.shape[0], 1, 1)
+        size = (x.shape[0], x.shape[1], oh, ow)
+        return lambda: F.grid_sample(x, F.affine_grid(theta, size, align_corners=align_corners), mode=mode,
+                                     padding_mode="zeros", align_corners=align_corners)
+    if op == "hflip":
+        return lambda: torch.flip(x, [-1])
+    if op == "vflip":
+        return lambda: torch.flip(x, [-2])
+    return None
+
+
+def time_us(fn):
+    fn()
+    torch.cuda.synchronize()
+    t = benchmark.Timer(stmt="fn()", globals={"fn": fn}).blocked_autorange(min_run_time=0.3)
+    return t.median * 1e6
+
+
+# ---------------------------------------------------------------------------
+# NPP through ctypes (packed images only).
+
+class NppiSize(ctypes.Structure):
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int)]
+
+
+class NppiRect(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int), ("width", ctypes.c_int), ("height", ctypes.c_int)]
+
+
+class NppStreamContext(ctypes.Structure):
+    _fields_ = [("hStream", ctypes.c_void_p), ("nCudaDeviceId", ctypes.c_int),
+                ("nMultiProcessorCount", ctypes.c_int), ("nMaxThreadsPerMultiProcessor", ctypes.c_int),
+                ("nMaxThreadsPerBlock", ctypes.c_int), ("nSharedMemPerBlock", ctypes.c_size_t),
+                ("nCudaDevAttrComputeCapabilityMajor", ctypes.c_int),
+                ("nCudaDevAttrComputeCapabilityMinor", ctypes.c_int), ("nStreamFlags", ctypes.c_uint),
+                ("nReserved0", ctypes.c_int)]
+
+
+NPPI_INTER_NN, NPPI_INTER_LINEAR, NPPI_INTER_CUBIC, NPPI_INTER_SUPER = 1, 2, 4, 8
+NPP_HORIZONTAL_AXIS, NPP_VERTICAL_AXIS = 0, 1
+
+
+def load_npp():
+    for suffix in ("13", "12"):
+        try:
+            ctypes.CDLL("libnppc.so." + suffix, mode=ctypes.RTLD_GLOBAL)
+            return ctypes.CDLL("libnppig.so." + suffix)
+        except OSError:
+            continue
+    for root in ("/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"):
+        try:
+            ctypes.CDLL(os.path.join(root, "libnppc.so"), mode=ctypes.RTLD_GLOBAL)
+            return ctypes.CDLL(os.path.join(root, "libnppig.so"))
+        except OSError:
+            continue
+    return None
+
+
+def npp_context():
+    p = torch.cuda.get_device_properties(0)
+    ctx = NppStreamContext()
+    ctx.hStream = torch.cuda.current_stream().cuda_stream
+    ctx.nCudaDeviceId = 0
+    ctx.nMultiProcessorCount = p.multi_processor_count
+    ctx.nMaxThreadsPerMultiProcessor = getattr(p, "max_threads_per_multi_processor", 2048)
+    ctx.nMaxThreadsPerBlock = 1024
+    ctx.nSharedMemPerBlock = 48 * 1024
+    ctx.nCudaDevAttrComputeCapabilityMajor = p.major
+    ctx.nCudaDevAttrComputeCapabilityMinor = p.minor
+    ctx.nStreamFlags = 0
+    return ctx
+
+
+def pixel_matrix(h, w, oh, ow, align_corners):
+    """affine_grid's output-pixel -> input-pixel map (as bench.cpp builds it for OpenCV)."""
+    def to_norm(size):
+        return (2.0 / max(size - 1, 1), -1.0) if align_corners else (2.0 / size, 1.0 / size - 1)
+    ax, bx = to_norm(ow)
+    ay, by = to_norm(oh)
+    sx = (w - 1) / 2.0 if align_corners else w / 2.0
+    tx = sx if align_corners else sx - 0.5
+    sy = (h - 1) / 2.0 if align_corners else h / 2.0
+    ty = sy if align_corners else sy - 0.5
+    t = THETA
+    return [[sx * t[0] * ax, sx * t[1] * ay, sx * (t[0] * bx + t[1] * by + t[2]) + tx],
+            [sy * t[3] * ax, sy * t[4] * ay, sy * (t[3] * bx + t[4] * by + t[5]) + ty]]
+
+
+def npp_call(npp, op, x, oh, ow, mode, antialias, align_corners):
+    """NPP on packed 3-channel images (one call per image), or None."""
+    n, c, h, w = x.shape
+    if npp is None or c != 3 or align_corners and op == "resize":
+        return None
+    kind = "8u" if x.dtype == torch.uint8 else "32f"
+    esize = x.element_size()
+    src = x.permute(0, 2, 3, 1).contiguous()  # packed HWC per image
+    dst = torch.empty((n, oh, ow, c), dtype=x.dtype, device="cuda")
+    ctx = npp_context()
+    src_step, dst_step = w * c * esize, ow * c * esize
+    src_size, dst_size = NppiSize(w, h), NppiSize(ow, oh)
+    src_rect, dst_rect = NppiRect(0, 0, w, h), NppiRect(0, 0, ow, oh)
+    src_ptrs = [src.data_ptr() + b * h * src_step for b in range(n)]
+    dst_ptrs = [dst.data_ptr() + b * oh * dst_step for b in range(n)]
+    if op == "resize":
+        interp = {"nearest": NPPI_INTER_NN, "bilinear": NPPI_INTER_SUPER if antialias else NPPI_INTER_LINEAR,
+                  "bicubic": NPPI_INTER_CUBIC}.get(mode)
+        if interp is None or (antialias and mode == "bicubic"):
+            return None
+        fn = getattr(npp, "nppiResize_%s_C3R_Ctx" % kind)
+        fn.restype = ctypes.c_int
+
+        def run():
+            for s, d in zip(src_ptrs, dst_ptrs):
+                status = fn(ctypes.c_void_p(s), src_step, src_size, src_rect, ctypes.c_void_p(d), dst_step, dst_size,
+                            dst_rect, interp, ctx)
+                if status < 0:
+                    raise RuntimeError("nppiResize failed: %d" % status)
+        return run, dst
+    if op == "affine_grid_sample":
+        interp = {"nearest": NPPI_INTER_NN, "bilinear": NPPI_INTER_LINEAR, "bicubic": NPPI_INTER_CUBIC}[mode]
+        coeffs = (ctypes.c_double * 6)(*[v for row in pixel_matrix(h, w, oh, ow, align_corners) for v in row])
+        fn = getattr(npp, "nppiWarpAffineBack_%s_C3R_Ctx" % kind)
+        fn.restype = ctypes.c_int
+
+        def run():
+            for s, d in zip(src_ptrs, dst_ptrs):
+                status = fn(ctypes.c_void_p(s), src_size, src_step, src_rect, ctypes.c_void_p(d), dst_step, dst_rect,
+                            coeffs, interp, ctx)
+                if status < 0:
+                    raise RuntimeError("nppiWarpAffineBack failed: %d" % status)
+        return run, dst
+    if op in ("hflip", "vflip"):
+        axis = NPP_VERTICAL_AXIS if op == "hflip" else NPP_HORIZONTAL_AXIS
+        fn = getattr(npp, "nppiMirror_%s_C3R_Ctx" % kind)
+        fn.restype = ctypes.c_int
+
+        def run():
+            for s, d in zip(src_ptrs, dst_ptrs):
+                status = fn(ctypes.c_void_p(s), src_step, ctypes.c_void_p(d), dst_step, src_size, axis, ctx)
+                if status < 0:
+                    raise RuntimeError("nppiMirror failed: %d" % status)
+        return run, dst
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Correctness of the hres run that is timed: the hres CLI on the same input,
+# through .npy files, against PyTorch's output.
+
+def check_hres(hres, op, x, oh, ow, mode, antialias, align_corners, layout, want):
+    if hres is None or want is None:
+        return "-"
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = os.path.join(tmp, "in.npy"), os.path.join(tmp, "out.npy")
+        np.save(src, x.contiguous().cpu().numpy())
+        cmd = [hres]
+        if op == "resize":
+            cmd += ["resize", src, dst, "--size", "%dx%d" % (oh, ow), "--mode", mode]
+            if antialias:
+                cmd.append("--antialias")
+            if align_corners:
+                cmd.append("--align-corners")
+        elif op == "affine_grid_sample":
+            cmd += ["affine", src, dst, "--theta", ",".join(str(v) for v in THETA), "--mode", mode]
+            if align_corners:
+                cmd.append("--align-corners")
+        else:
+            cmd += ["flip", src, dst, "--horizontal" if op == "hflip" else "--vertical"]
+        cmd += ["--layout", layout, "--device", "cuda"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            return "FAILED: " + r.stderr.strip()
+        got = torch.from_numpy(np.load(dst))
+    want = want.contiguous().cpu()
+    if got.dtype == torch.uint8:
+        diff = (got.int() - want.int()).abs()
+        bad = int((diff > 0).sum())
+        return "exact" if bad == 0 else "%d differ" % bad
+    diff = (got - want).abs().max().item()
+    if diff <= 2e-5:
+        return "ok"
+    if mode == "nearest":
+        share = float(((got - want).abs() > 2e-5).float().mean())
+        return "ties %.3f%%" % (100 * share) if share <= 1e-3 else "MISMATCH %.3f%%" % (100 * share)
+    return "MISMATCH %.2e" % diff
+
+
+def fmt(v):
+    return "-" if v is None else "%.1f" % v
+
+
+def ratio(a, b):
+    return "-" if a is None or b is None else "%.2f" % (a / b)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bench", required=True, help="path to bench_hres")
+    ap.add_argument("--hres", help="path to the hres CLI (checks outputs against PyTorch)")
+    ap.add_argument("--filter", default="")
+    args = ap.parse_args()
+
+    cmd = [args.bench, "--device", "cuda", "--min-time", "0.3"]
+    if args.filter:
+        cmd += ["--filter", args.filter]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("bench_hres failed: " + r.stderr)
+    hres_rows = parse_hres_table(r.stdout)
+    npp = load_npp()
+    print("GPU: %s; PyTorch %s; NPP %s\n" % (torch.cuda.get_device_name(0), torch.__version__,
+                                             "found" if npp else "not found"))
+    print("| op | input -> output | mode | dtype | layout | hres us | eager us | hres/eager | NPP us | hres/NPP "
+          "| hres output vs PyTorch |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for (op, shape, mode, dtype, layout), ours in hres_rows.items():
+        n, c, h, w, oh, ow, base, antialias, align_corners = parse_case(op, shape, mode)
+        x = make_input(n, c, h, w, dtype, layout)
+        fn = torch_call(op, x, oh, ow, base, antialias, align_corners)
+        eager = want = None
+        if fn is not None:
+            want = fn()
+            eager = time_us(fn)
+        npp_us = None
+        if layout == "nhwc":
+            try:
+                made = npp_call(npp, op, x, oh, ow, base, antialias, align_corners)
+                if made is not None:
+                    npp_us = time_us(made[0])
+            except (RuntimeError, AttributeError) as e:
+                print("NPP %s %s: %s" % (op, mode, e), file=sys.stderr)
+        check = check_hres(args.hres, op, x, oh, ow, base, antialias, align_corners, layout, want)
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            op, shape, mode, dtype, layout, fmt(ours), fmt(eager), ratio(ours, eager), fmt(npp_us),
+            ratio(ours, npp_us), check))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

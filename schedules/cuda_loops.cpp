@@ -1,0 +1,39 @@
+#include "cuda_loops.h"
+
+namespace hres {
+
+using namespace Halide;
+
+namespace {
+
+// Guarded tiles: images smaller than a tile (down to 1x1) must work.
+void tile(Stage s, const Var &x, const Var &y, const GpuKnobs &knobs, const GpuLoops &loops) {
+    s.gpu_tile(x, y, loops.xo, loops.yo, loops.xi, loops.yi, knobs.tile_width, knobs.tile_height,
+               TailStrategy::GuardWithIf);
+}
+
+}  // namespace
+
+void gpu_pixel_threads(Func f, const Var &x, const Var &y, const Var &c, const Var &n,
+                       const LayoutConditions &layout, const GpuKnobs &knobs, const GpuLoops &loops) {
+    auto pixels = [&](Stage s, bool unroll_channels) {
+        s.reorder(c, x, y, n);
+        tile(s, x, y, knobs, loops);
+        s.gpu_blocks(n);
+        if (unroll_channels) s.unroll(c);
+    };
+    for (int channels : {3, 4}) {
+        pixels(f.specialize(layout.channels == channels), true);
+    }
+    pixels(f, false);
+}
+
+void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const Var &n, const GpuKnobs &knobs,
+                       const GpuLoops &loops) {
+    Var plane("plane");
+    f.fuse(c, n, plane);
+    tile(f, x, y, knobs, loops);
+    f.gpu_blocks(plane);
+}
+
+}  // namespace hres

@@ -1,0 +1,37 @@
+// The output loop nests every CUDA schedule shares: one thread per output
+// pixel (or per element), in 2-D blocks over x and y.
+#pragma once
+
+#include "Halide.h"
+#include "layout.h"
+
+namespace hres {
+
+// Knobs exposed as GeneratorParams (gpu_tile_width, gpu_tile_height) by every
+// generator, so tuning tools can vary them without editing code.
+struct GpuKnobs {
+    int tile_width;   // output pixels per block along x (threads along x)
+    int tile_height;  // and along y
+};
+
+// Loop names shared by every specialisation of an output, so producers can be
+// placed per block (at xo) or per thread (at xi) whatever branch runs.
+struct GpuLoops {
+    Halide::Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+};
+
+// Blocks of pixels with every channel of a pixel in its thread (unrolled for 3
+// and 4 channels) and the batch as the third block dimension: per-pixel work
+// (coordinates, taps, weights) is done once for all channels, and in NHWC
+// memory a warp reads and writes whole runs of interleaved pixels.
+void gpu_pixel_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
+                       const Halide::Var &n, const LayoutConditions &layout, const GpuKnobs &knobs,
+                       const GpuLoops &loops);
+
+// Blocks of one plane: channel and batch fused into the third block
+// dimension, one thread per element. For pipelines whose per-block
+// intermediates would grow with the channel count.
+void gpu_plane_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
+                       const Halide::Var &n, const GpuKnobs &knobs, const GpuLoops &loops);
+
+}  // namespace hres

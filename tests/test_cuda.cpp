@@ -1,0 +1,261 @@
+// CUDA specifics, beyond the reference and corpus suites that ctest also runs
+// on the GPU (test_resize.cuda, test_sample.cuda):
+//  * every CUDA kernel against the same kernel on the CPU: uint8 resize
+//    (antialias included, which PyTorch's CUDA lacks) bit-identical, float32
+//    within 1e-5, uint8 sampling off by at most 1 where float rounding decides;
+//  * device pointers from the CUDA runtime API (cudaMalloc) and two kernels
+//    queued on a stream the caller created, in the caller's context;
+//  * without a GPU: CUDA calls fail with a clear Status, nothing aborts.
+// Tests that need a GPU skip (GTEST_SKIP) on machines without one.
+#include "support/harness.h"
+
+#ifdef HRES_TEST_CUDART
+#include <cuda_runtime.h>
+#endif
+
+#include <random>
+
+namespace hres_test {
+namespace {
+
+constexpr double kFloatTolerance = 1e-5;
+
+#define REQUIRE_GPU()                                                   \
+    do {                                                                \
+        if (!hres::cuda_available()) GTEST_SKIP() << "no CUDA GPU here"; \
+    } while (0)
+
+// Runs `op` on the CPU and, through device copies, on the GPU, with the
+// same host input; returns both outputs.
+template<typename T, typename Op>
+void cpu_and_cuda(const std::vector<T> &in, const hres::Image &in_view, std::vector<T> *cpu, std::vector<T> *gpu,
+                  const hres::Image &out_view, const std::vector<float> &params, Op op) {
+    hres::Image out = out_view;
+    out.data = cpu->data();
+    hres::Image src = in_view;
+    src.data = const_cast<T *>(in.data());
+    ASSERT_TRUE(op(src, params.empty() ? nullptr : params.data(), out).ok());
+
+    test_device() = hres::Device::cuda;
+    out.data = gpu->data();
+    hres::Status s = on_test_device(src, out, params.empty() ? nullptr : params.data(), params.size(), op);
+    test_device() = hres::Device::cpu;
+    ASSERT_TRUE(s.ok()) << s.message();
+}
+
+// uint8 sampling computes in float and rounds: CPU and GPU may round a value
+// apart (by 1) only where it lies within float rounding of a .5 boundary.
+// `exact` is the float32 kernel's value on the same input (the oracle).
+::testing::AssertionResult near_ties(const std::vector<uint8_t> &got, const std::vector<uint8_t> &want,
+                                     const std::vector<float> &exact) {
+    for (size_t i = 0; i < got.size(); i++) {
+        const int d = std::abs(int(got[i]) - int(want[i]));
+        if (d == 0) continue;
+        const double distance = std::fabs(exact[i] - std::floor(exact[i]) - 0.5);
+        if (d > 1 || distance > 1e-3) {
+            return ::testing::AssertionFailure() << "element " << i << ": " << int(got[i]) << " vs " << int(want[i])
+                                                 << " (float value " << exact[i] << ")";
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+template<typename T>
+void compare_all_kernels(uint32_t seed) {
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 24; trial++) {
+        const int n = 1 + rng() % 2, c = 1 + rng() % 4, h = 1 + rng() % 90, w = 1 + rng() % 90;
+        const int oh = 1 + rng() % 90, ow = 1 + rng() % 90;
+        const Layout layout = rng() % 2 ? Layout::nhwc : Layout::nchw;
+        SCOPED_TRACE(testing::Message() << "trial " << trial << ": " << n << "x" << c << "x" << h << "x" << w << " -> "
+                                        << oh << "x" << ow << " " << name(layout));
+        std::vector<T> in = random_pixels<T>(rng, size_t(n) * c * h * w);
+        const hres::Image src = view(in, n, c, h, w, layout);
+        std::vector<T> cpu(size_t(n) * c * oh * ow), gpu(cpu.size());
+        const hres::Image dst = view(cpu, n, c, oh, ow, layout);
+
+        // Every resize mode.
+        for (hres::Interp mode : {hres::Interp::nearest, hres::Interp::nearest_exact, hres::Interp::bilinear,
+                                  hres::Interp::bicubic}) {
+            const bool filtered = mode == hres::Interp::bilinear || mode == hres::Interp::bicubic;
+            for (int variant = 0; variant < (filtered ? 3 : 1); variant++) {
+                const hres::ResizeOptions o{mode, variant == 1, variant == 2};
+                SCOPED_TRACE(testing::Message() << "resize " << hres::to_string(mode) << (o.antialias ? " aa" : "")
+                                                << (o.align_corners ? " align_corners" : ""));
+                cpu_and_cuda(in, src, &cpu, &gpu, dst, {},
+                             [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
+                EXPECT_TRUE(images_match(gpu, cpu, c, oh, ow, std::is_same_v<T, float> ? kFloatTolerance : 0.0));
+            }
+        }
+
+        // grid_sample and the affine sampler, every mode and padding.
+        std::uniform_real_distribution<float> coord(-1.3f, 1.3f), coef(-1.2f, 1.2f);
+        std::vector<float> grid(size_t(n) * oh * ow * 2), theta(size_t(n) * 6);
+        for (float &g : grid) g = coord(rng);
+        for (float &t : theta) t = coef(rng);
+        for (hres::Interp mode : {hres::Interp::bilinear, hres::Interp::nearest, hres::Interp::bicubic}) {
+            for (hres::Padding padding : {hres::Padding::zeros, hres::Padding::border, hres::Padding::reflection}) {
+                const hres::GridSampleOptions o{mode, padding, bool(rng() % 2)};
+                for (bool affine : {false, true}) {
+                    SCOPED_TRACE(testing::Message() << (affine ? "affine " : "grid ") << hres::to_string(mode) << " "
+                                                    << hres::to_string(padding) << (o.align_corners ? " ac" : ""));
+                    cpu_and_cuda(in, src, &cpu, &gpu, dst, affine ? theta : grid,
+                                 [&](const hres::Image &i, const float *p, const hres::Image &r) {
+                                     return affine ? hres::affine_grid_sample(i, p, r, o) : hres::grid_sample(i, p, r, o);
+                                 });
+                    if constexpr (std::is_same_v<T, float>) {
+                        EXPECT_TRUE(images_match(gpu, cpu, c, oh, ow, kFloatTolerance));
+                    } else {
+                        std::vector<float> in_f(in.begin(), in.end()), exact(cpu.size());
+                        hres::Image fsrc = view(in_f, n, c, h, w, layout), fdst = view(exact, n, c, oh, ow, layout);
+                        const float *p = affine ? theta.data() : grid.data();
+                        ASSERT_TRUE((affine ? hres::affine_grid_sample(fsrc, p, fdst, o)
+                                            : hres::grid_sample(fsrc, p, fdst, o)).ok());
+                        EXPECT_TRUE(near_ties(gpu, cpu, exact));
+                    }
+                }
+            }
+        }
+
+        // Flips, bit-exact.
+        std::vector<T> fcpu(in.size()), fgpu(in.size());
+        for (hres::FlipAxes axes : {hres::FlipAxes::horizontal, hres::FlipAxes::vertical, hres::FlipAxes::both}) {
+            SCOPED_TRACE(hres::to_string(axes));
+            cpu_and_cuda(in, src, &fcpu, &fgpu, view(fcpu, n, c, h, w, layout), {},
+                         [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::flip(i, r, axes); });
+            EXPECT_TRUE(images_match(fgpu, fcpu, c, h, w, 0.0));
+        }
+    }
+}
+
+TEST(Cuda, EveryKernelMatchesCpuUint8) {
+    REQUIRE_GPU();
+    compare_all_kernels<uint8_t>(11);
+}
+
+TEST(Cuda, EveryKernelMatchesCpuFloat32) {
+    REQUIRE_GPU();
+    compare_all_kernels<float>(12);
+}
+
+// The seed antialias case at full size, uint8: PyTorch has no CUDA kernel for
+// it; ours must equal the CPU's bit for bit.
+TEST(Cuda, SeedAntialiasUint8BitIdentical) {
+    REQUIRE_GPU();
+    std::mt19937 rng(5);
+    for (Layout layout : {Layout::nchw, Layout::nhwc}) {
+        for (hres::Interp mode : {hres::Interp::bilinear, hres::Interp::bicubic}) {
+            std::vector<uint8_t> in = random_pixels<uint8_t>(rng, 4 * 3 * 345 * 456);
+            std::vector<uint8_t> cpu(4 * 3 * 270 * 270), gpu(cpu.size());
+            const hres::ResizeOptions o{mode, true, false};
+            cpu_and_cuda(in, view(in, 4, 3, 345, 456, layout), &cpu, &gpu, view(cpu, 4, 3, 270, 270, layout), {},
+                         [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
+            EXPECT_TRUE(images_match(gpu, cpu, 3, 270, 270, 0.0)) << hres::to_string(mode) << " " << name(layout);
+        }
+    }
+}
+
+#ifdef HRES_TEST_CUDART
+// A checked CUDA runtime API call.
+#define CUDART(call) ASSERT_EQ((call), cudaSuccess) << #call
+
+// Pointers from cudaMalloc, in the primary context the runtime API made
+// current: hres must use that context, not one of its own.
+TEST(Cuda, RuntimeApiDevicePointers) {
+    REQUIRE_GPU();
+    std::mt19937 rng(7);
+    const int h = 123, w = 77, oh = 64, ow = 50;
+    std::vector<float> in = random_pixels<float>(rng, 3 * h * w), want(3 * oh * ow), got(want.size());
+    const hres::ResizeOptions o{hres::Interp::bicubic, true, false};
+    ASSERT_TRUE(hres::resize(hres::nchw(in.data(), hres::DType::f32, 1, 3, h, w),
+                             hres::nchw(want.data(), hres::DType::f32, 1, 3, oh, ow), o).ok());
+    float *d_in = nullptr, *d_out = nullptr;
+    CUDART(cudaMalloc(&d_in, in.size() * sizeof(float)));
+    CUDART(cudaMalloc(&d_out, got.size() * sizeof(float)));
+    CUDART(cudaMemcpy(d_in, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
+    hres::Status s = hres::resize(hres::nchw(d_in, hres::DType::f32, 1, 3, h, w, hres::Device::cuda),
+                                  hres::nchw(d_out, hres::DType::f32, 1, 3, oh, ow, hres::Device::cuda), o);
+    EXPECT_TRUE(s.ok()) << s.message();
+    CUDART(cudaDeviceSynchronize());
+    CUDART(cudaMemcpy(got.data(), d_out, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDART(cudaFree(d_in));
+    CUDART(cudaFree(d_out));
+    EXPECT_TRUE(images_match(got, want, 3, oh, ow, kFloatTolerance));
+}
+
+// Two dependent kernels (resize, then a flip of its output) on a stream the
+// caller created; only that stream is synchronised before reading back.
+TEST(Cuda, TwoKernelsOnUserStream) {
+    REQUIRE_GPU();
+    std::mt19937 rng(8);
+    const int n = 2, c = 3, h = 200, w = 300, oh = 150, ow = 111;
+    std::vector<uint8_t> in = random_pixels<uint8_t>(rng, size_t(n) * c * h * w);
+    std::vector<uint8_t> resized(size_t(n) * c * oh * ow), want(resized.size()), got(resized.size());
+    const hres::ResizeOptions o{hres::Interp::bilinear, true, false};
+    ASSERT_TRUE(hres::resize(hres::nhwc(in.data(), hres::DType::u8, n, c, h, w),
+                             hres::nhwc(resized.data(), hres::DType::u8, n, c, oh, ow), o).ok());
+    ASSERT_TRUE(hres::flip(hres::nhwc(resized.data(), hres::DType::u8, n, c, oh, ow),
+                           hres::nhwc(want.data(), hres::DType::u8, n, c, oh, ow), hres::FlipAxes::both).ok());
+
+    cudaStream_t stream;
+    CUDART(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    uint8_t *d_in = nullptr, *d_mid = nullptr, *d_out = nullptr;
+    CUDART(cudaMalloc(&d_in, in.size()));
+    CUDART(cudaMalloc(&d_mid, resized.size()));
+    CUDART(cudaMalloc(&d_out, got.size()));
+    CUDART(cudaMemcpyAsync(d_in, in.data(), in.size(), cudaMemcpyHostToDevice, stream));
+    {
+        hres::ScopedCudaStream on(stream);
+        EXPECT_EQ(hres::cuda_stream(), static_cast<void *>(stream));
+        hres::Status s = hres::resize(hres::nhwc(d_in, hres::DType::u8, n, c, h, w, hres::Device::cuda),
+                                      hres::nhwc(d_mid, hres::DType::u8, n, c, oh, ow, hres::Device::cuda), o);
+        EXPECT_TRUE(s.ok()) << s.message();
+        s = hres::flip(hres::nhwc(d_mid, hres::DType::u8, n, c, oh, ow, hres::Device::cuda),
+                       hres::nhwc(d_out, hres::DType::u8, n, c, oh, ow, hres::Device::cuda), hres::FlipAxes::both);
+        EXPECT_TRUE(s.ok()) << s.message();
+    }
+    EXPECT_EQ(hres::cuda_stream(), nullptr);
+    CUDART(cudaMemcpyAsync(got.data(), d_out, got.size(), cudaMemcpyDeviceToHost, stream));
+    CUDART(cudaStreamSynchronize(stream));
+    CUDART(cudaFree(d_in));
+    CUDART(cudaFree(d_mid));
+    CUDART(cudaFree(d_out));
+    CUDART(cudaStreamDestroy(stream));
+    EXPECT_TRUE(images_match(got, want, c, oh, ow, 0.0));
+}
+#endif
+
+// Without a GPU every CUDA entry point reports why, and nothing aborts.
+TEST(Cuda, WithoutGpuCallsFailCleanly) {
+    if (hres::cuda_available()) GTEST_SKIP() << "a GPU is present";
+    float in[4] = {0, 1, 2, 3}, out[1] = {0};
+    const hres::Image src = hres::nchw(in, hres::DType::f32, 1, 1, 2, 2, hres::Device::cuda);
+    const hres::Image dst = hres::nchw(out, hres::DType::f32, 1, 1, 1, 1, hres::Device::cuda);
+    const float theta[6] = {1, 0, 0, 0, 1, 0};
+    const hres::Status statuses[] = {
+        hres::resize(src, dst, {hres::Interp::bilinear}),
+        hres::affine_grid_sample(src, theta, dst, {}),
+        hres::flip(src, hres::nchw(out, hres::DType::f32, 1, 1, 2, 2, hres::Device::cuda), hres::FlipAxes::both),
+    };
+    for (const hres::Status &s : statuses) {
+        EXPECT_FALSE(s.ok());
+        EXPECT_NE(s.message().find("CUDA"), std::string::npos) << s.message();
+    }
+    void *p = nullptr;
+    EXPECT_FALSE(hres::cuda_malloc(16, &p).ok());
+    EXPECT_EQ(p, nullptr);
+    EXPECT_FALSE(hres::cuda_synchronize().ok());
+    EXPECT_TRUE(hres::cuda_device_name().empty());
+}
+
+// Mixed devices are refused whatever the machine.
+TEST(Cuda, MixedDevicesRejected) {
+    float in[4] = {0, 1, 2, 3}, out[1] = {0};
+    hres::Status s = hres::resize(hres::nchw(in, hres::DType::f32, 1, 1, 2, 2),
+                                  hres::nchw(out, hres::DType::f32, 1, 1, 1, 1, hres::Device::cuda), {});
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("different devices"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace hres_test
