@@ -17,24 +17,29 @@ using Halide::Internal::make_const;
 using Halide::Internal::make_one;
 using Halide::Internal::make_zero;
 
-// a * b rounded once to a's type and never fused into a following add or
-// subtract. strict_float keeps CPU code from contracting it, but Halide's PTX
-// backend contracts every multiply-add regardless; there a float32 product is
-// formed in float64 (exact for two floats) and rounded, which is the same value.
-inline Expr unfused_product(Expr a, Expr b) {
-    if (a.type() != Float(32)) return strict_float(a * b);
-    Expr via_double = cast<float>(cast<double>(a) * cast<double>(b));
-    return strict_float(select(target_has_feature(Target::CUDA), via_double, a * b));
+// Float32 operations that PTX code must round exactly as written. Halide
+// compiles PTX with unsafe math: a multiply feeding an add becomes one fused
+// multiply-add and a division is approximate (and LLVM narrows a detour
+// through float64 back to float32 first), which moves coordinates by an ulp
+// and, times a pixel gradient, values beyond the tolerances. libdevice's
+// round-to-nearest primitives are neither fused nor approximated. CPU code
+// keeps the plain operation: strict_float already stops contraction there.
+inline Expr on_cuda(Expr cuda, Expr cpu) { return select(target_has_feature(Target::CUDA), cuda, cpu); }
+
+inline Expr libdevice(const char *name, Expr a, Expr b) {
+    return Halide::Internal::Call::make(Float(32), name, {a, b}, Halide::Internal::Call::PureExtern);
 }
 
-// a / b rounded once to float32. PTX code divides float32 approximately
-// (Halide compiles it with unsafe math, within 2 ulp); there the quotient is
-// formed in float64, which divides exactly rounded, and rounded to float32:
-// the correctly rounded float32 quotient.
+// a * b rounded once and never fused into a following add or subtract.
+inline Expr unfused_product(Expr a, Expr b) {
+    if (a.type() != Float(32)) return strict_float(a * b);
+    return strict_float(on_cuda(libdevice("__nv_fmul_rn", a, b), a * b));
+}
+
+// a / b correctly rounded.
 inline Expr exact_quotient(Expr a, Expr b) {
     if (a.type() != Float(32)) return strict_float(a / b);
-    Expr via_double = cast<float>(cast<double>(a) / cast<double>(b));
-    return strict_float(select(target_has_feature(Target::CUDA), via_double, a / b));
+    return strict_float(on_cuda(libdevice("__nv_fdiv_rn", a, b), a / b));
 }
 
 // PyTorch's compute_scales_value: 1/s for an explicit scale factor s > 0
