@@ -56,6 +56,10 @@ struct AxisTaps {
     // Every Func above and the helpers they reduce over: small per-call tables
     // that a schedule computes once, ahead of the pixel loops.
     std::vector<Func> tables;
+    // uint8 only: the whole-axis maximum setting the precision (also in
+    // `tables`), and the RVar over the axis' outputs its update reduces along.
+    Func largest;
+    RVar largest_over;
     // Bounds on the taps of output i, affine in i and inside [0, in): they
     // never change a tap (every tap lies within them), but they tell bounds
     // inference which input rows a tile of outputs reads, which the
@@ -197,6 +201,8 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     taps.start(i) = select(unchanged, i, lo);
     taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
     taps.tables = {largest, taps.start, taps.weight, taps.shift};
+    taps.largest = largest;
+    taps.largest_over = all.x;
     return taps;
 }
 
@@ -256,6 +262,8 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     taps.shift() = detail::fixed_point_shift(largest());
     taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
     taps.tables = {total, largest, taps.start, taps.weight, taps.shift};
+    taps.largest = largest;
+    taps.largest_over = all.y;
     return taps;
 }
 

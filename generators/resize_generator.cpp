@@ -138,8 +138,11 @@ public:
         if (!using_autoscheduler()) {
             std::vector<Func> tables = taps_x.tables;
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
-            FilteredResizeFuncs funcs{output, resized_x, sum_x, sum_y, tables, !antialias, fixed,
+            FilteredResizeFuncs funcs{output, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       rx.x, ry.x, x, y, c, n, layout_of(input, output)};
+            for (const AxisTaps *taps : {&taps_x, &taps_y}) {
+                if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
+            }
             if (get_target().has_gpu_feature()) {
                 schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {

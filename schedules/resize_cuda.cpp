@@ -25,17 +25,40 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
     gpu_plane_threads(f.output, f.x, f.y, f.c, f.n, knobs, loops);
     const LoopLevel block(f.output, loops.xo);
 
-    if (f.fixed_point) {
-        // uint8: the tables (and the whole-axis maxima that set their
-        // precision) are computed on the host and copied to the device, as
-        // the x86 schedule computes them. Computing them per block in shared
-        // memory (the float path below, plus a split reduction for the
-        // maxima) gave wrong results on an H100/H200 (Halide 21, shared
-        // allocations of mixed element sizes); see bench/RESULTS.md.
+    if (f.constant_taps) {
+        // Without antialias a tap's index and weight take a few operations:
+        // they are inlined where used, which saves a shared-memory phase and
+        // its barrier per block.
+        // uint8's per-axis precision (a maximum over every output's weights)
+        // is reduced per block: each of `lanes` threads folds a stride of the
+        // outputs, then one thread the lanes. That is O(outputs) work per
+        // block: 3x the float32 time at 270x270, 12x at 1024x1024 (H200,
+        // 2026-11-21); splitting the fold over all the block's threads gave
+        // wrong results (Halide 21) and only halved the large case. The
+        // tables belong in a once-per-call kernel; see bench/RESULTS.md.
+        const int lanes = knobs.tile_width;
+        for (auto &m : f.maxima) {
+            RVar outer("outer"), inner("inner");
+            Var lane("lane");
+            Func partial = m.func.update()
+                               .split(m.over, outer, inner, lanes, TailStrategy::GuardWithIf)
+                               .rfactor(inner, lane);
+            partial.compute_at(block).gpu_threads(lane);
+            partial.update().gpu_threads(lane);
+        }
+        for (Func table : f.tables) {
+            if (table.dimensions() == 0) table.compute_at(block);  // the maxima and the precision
+        }
+    } else if (!f.maxima.empty()) {
+        // uint8 with antialias: the tables, and the maxima over them that set
+        // their precision, are computed on the host and copied to the device
+        // (as the x86 schedule computes them). Per block in shared memory
+        // (the float path below plus split maxima) gave wrong results on an
+        // H200 (Halide 21; see bench/RESULTS.md).
         for (Func table : f.tables) table.compute_root();
     } else {
-        // float32: per block, one thread per output column / row, taps
-        // looped inside.
+        // float32 with antialias: per block, one thread per output column /
+        // row, taps looped inside.
         for (Func table : f.tables) {
             const Var i = table.args().back();
             table.compute_at(block).gpu_threads(i);

@@ -32,8 +32,15 @@ struct FilteredResizeFuncs {
     Halide::Func resized_x;           // the horizontal pass (PyTorch's intermediate)
     Halide::Func sum_x, sum_y;        // accumulators of the two passes
     std::vector<Halide::Func> tables; // per-axis tap tables
+    // uint8 only: the whole-axis maxima that set each pass's fixed-point
+    // precision (each also in `tables`), with the RVar over the axis' outputs
+    // their update reduces along.
+    struct Maximum {
+        Halide::Func func;
+        Halide::RVar over;
+    };
+    std::vector<Maximum> maxima;
     bool constant_taps;               // tap counts known at compile time (no antialias)
-    bool fixed_point;                 // uint8: tables include whole-axis reductions
     Halide::RVar rx, ry;
     Halide::Var x, y, c, n;
     LayoutConditions layout;
