@@ -97,7 +97,9 @@ protected:
     // Runs the CLI in `work` with the given arguments. A crash shows up as a
     // shell status of 128 + signal, which the 1..127 checks reject.
     CliResult run(const std::vector<std::string> &args) {
-        std::string command = "cd " + shell_quote(work.path().string()) + " && " + shell_quote(HRES_CLI_PATH);
+        // HRES_CLI overrides the build-tree path (binaries copied to a GPU machine).
+        const char *cli = std::getenv("HRES_CLI");
+        std::string command = "cd " + shell_quote(work.path().string()) + " && " + shell_quote(cli ? cli : HRES_CLI_PATH);
         for (const auto &arg : args) command += " " + shell_quote(arg);
         command += " >" + shell_quote(capture.file("stdout")) + " 2>" + shell_quote(capture.file("stderr"));
         CliResult result;
@@ -811,6 +813,57 @@ TEST_F(CliTest, NewCommandsNhwcMatchesNchwBitForBit) {
             EXPECT_EQ(a, b) << join(command);
         }
     }
+}
+
+// --device cuda: every subcommand runs on the GPU with the CPU's result
+// (uint8 bit for bit, float32 within 1e-5); without a GPU it fails cleanly.
+TEST_F(CliTest, DeviceCudaMatchesCpuOrFailsCleanly) {
+    save("f.npy", make_image(DType::f32, 1, 3, 12, 9, 71));
+    save("u.png", make_image(DType::u8, 1, 3, 10, 14, 72));
+    std::vector<float> grid(1 * 4 * 6 * 2);
+    std::mt19937 rng(73);
+    std::uniform_real_distribution<float> coordinate(-1.2f, 1.2f);
+    for (float &v : grid) v = coordinate(rng);
+    write_text(work.file("g.npy"), npy_f32({1, 4, 6, 2}, grid));
+    const std::vector<std::vector<std::string>> commands = {
+        {"resize", "IN", "OUT", "--size", "7x5", "--mode", "bicubic", "--antialias"},
+        {"resize", "IN", "OUT", "--size", "21x30", "--mode", "bilinear"},
+        {"affine", "IN", "OUT", "--theta", "0.9,0.3,-0.1,-0.4,1.1,0.05", "--mode", "bilinear"},
+        {"grid-sample", "IN", "g.npy", "OUT", "--mode", "nearest", "--padding", "border"},
+        {"flip", "IN", "OUT", "--both", "--layout", "nhwc"},
+    };
+    for (const char *input : {"f.npy", "u.png"}) {
+        for (std::vector<std::string> command : commands) {
+            std::replace(command.begin(), command.end(), std::string("IN"), std::string(input));
+            std::vector<std::string> cpu = command, gpu = command;
+            std::replace(cpu.begin(), cpu.end(), std::string("OUT"), std::string("cpu.npy"));
+            std::replace(gpu.begin(), gpu.end(), std::string("OUT"), std::string("gpu.npy"));
+            gpu.insert(gpu.end(), {"--device", "cuda", "--bench", "3"});
+            expect_success(cpu);
+            if (!hres::cuda_available()) {
+                const CliResult r = expect_clean_failure(gpu);
+                EXPECT_EQ(r.exit_code, 1);
+                EXPECT_NE(r.err.find("--device cuda"), std::string::npos) << r.err;
+                continue;
+            }
+            CliResult r;
+            expect_success(gpu, &r);
+            EXPECT_NE(r.out.find("device=cuda"), std::string::npos) << r.out;
+            EXPECT_NE(r.out.find("median"), std::string::npos) << r.out;
+            const HostImage want = load("cpu.npy"), got = load("gpu.npy");
+            ASSERT_EQ(got.bytes.size(), want.bytes.size()) << join(command);
+            if (want.dtype == DType::u8) {
+                EXPECT_EQ(got.bytes, want.bytes) << join(command);
+            } else {
+                const float *g = reinterpret_cast<const float *>(got.bytes.data());
+                const float *w = reinterpret_cast<const float *>(want.bytes.data());
+                for (size_t i = 0; i < want.bytes.size() / 4; i++) {
+                    ASSERT_NEAR(g[i], w[i], 1e-5) << join(command) << " element " << i;
+                }
+            }
+        }
+    }
+    expect_failure(2, {"flip", "u.png", "x.png", "--both", "--device", "tpu"});
 }
 
 TEST_F(CliTest, NewCommandsBenchPrintsMedian) {

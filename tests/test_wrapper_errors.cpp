@@ -246,10 +246,10 @@ TEST_F(FlipFixture, BadArguments) {
         EXPECT_FALSE(s.ok());
         EXPECT_FALSE(s.message().empty());
     }
-    // CUDA images.
+    // Images on different devices.
     i = in;
     o = out;
-    i.device = o.device = hres::Device::cuda;
+    o.device = hres::Device::cuda;
     expect_error(i, o, hres::FlipAxes::both);
 }
 
