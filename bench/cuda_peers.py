@@ -205,45 +205,34 @@ def npp_call(npp, op, x, oh, ow, mode, antialias, align_corners):
     src_rect, dst_rect = NppiRect(0, 0, w, h), NppiRect(0, 0, ow, oh)
     src_ptrs = [src.data_ptr() + b * h * src_step for b in range(n)]
     dst_ptrs = [dst.data_ptr() + b * oh * dst_step for b in range(n)]
+    def per_image(name, make_args):
+        """Runs NPP's `name` on every image; make_args(src, dst) gives its arguments."""
+        fn = getattr(npp, name)
+        fn.restype = ctypes.c_int
+
+        def run():
+            for s, d in zip(src_ptrs, dst_ptrs):
+                status = fn(*make_args(ctypes.c_void_p(s), ctypes.c_void_p(d)))
+                if status < 0:
+                    raise RuntimeError("%s failed: %d" % (name, status))
+        return run
+
     if op == "resize":
         interp = {"nearest": NPPI_INTER_NN, "bilinear": NPPI_INTER_SUPER if antialias else NPPI_INTER_LINEAR,
                   "bicubic": NPPI_INTER_CUBIC}.get(mode)
         if interp is None or (antialias and mode == "bicubic"):
             return None
-        fn = getattr(npp, "nppiResize_%s_C3R_Ctx" % kind)
-        fn.restype = ctypes.c_int
-
-        def run():
-            for s, d in zip(src_ptrs, dst_ptrs):
-                status = fn(ctypes.c_void_p(s), src_step, src_size, src_rect, ctypes.c_void_p(d), dst_step, dst_size,
-                            dst_rect, interp, ctx)
-                if status < 0:
-                    raise RuntimeError("nppiResize failed: %d" % status)
-        return run, dst
+        return per_image("nppiResize_%s_C3R_Ctx" % kind, lambda s, d: (
+            s, src_step, src_size, src_rect, d, dst_step, dst_size, dst_rect, interp, ctx)), dst
     if op == "affine_grid_sample":
         interp = {"nearest": NPPI_INTER_NN, "bilinear": NPPI_INTER_LINEAR, "bicubic": NPPI_INTER_CUBIC}[mode]
         coeffs = (ctypes.c_double * 6)(*[v for row in pixel_matrix(h, w, oh, ow, align_corners) for v in row])
-        fn = getattr(npp, "nppiWarpAffineBack_%s_C3R_Ctx" % kind)
-        fn.restype = ctypes.c_int
-
-        def run():
-            for s, d in zip(src_ptrs, dst_ptrs):
-                status = fn(ctypes.c_void_p(s), src_size, src_step, src_rect, ctypes.c_void_p(d), dst_step, dst_rect,
-                            coeffs, interp, ctx)
-                if status < 0:
-                    raise RuntimeError("nppiWarpAffineBack failed: %d" % status)
-        return run, dst
+        return per_image("nppiWarpAffineBack_%s_C3R_Ctx" % kind, lambda s, d: (
+            s, src_size, src_step, src_rect, d, dst_step, dst_rect, coeffs, interp, ctx)), dst
     if op in ("hflip", "vflip"):
         axis = NPP_VERTICAL_AXIS if op == "hflip" else NPP_HORIZONTAL_AXIS
-        fn = getattr(npp, "nppiMirror_%s_C3R_Ctx" % kind)
-        fn.restype = ctypes.c_int
-
-        def run():
-            for s, d in zip(src_ptrs, dst_ptrs):
-                status = fn(ctypes.c_void_p(s), src_step, ctypes.c_void_p(d), dst_step, src_size, axis, ctx)
-                if status < 0:
-                    raise RuntimeError("nppiMirror failed: %d" % status)
-        return run, dst
+        return per_image("nppiMirror_%s_C3R_Ctx" % kind, lambda s, d: (
+            s, src_step, d, dst_step, src_size, axis, ctx)), dst
     return None
 
 
