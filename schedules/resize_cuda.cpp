@@ -71,7 +71,12 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
         }
     }
 
+    // The horizontal pass of a tile's window of input rows, per block. In
+    // global memory (cached in L1/L2): a tile's window grows with the
+    // downscale factor (16 output rows read 16*s + 8 input rows), beyond
+    // shared memory's 48 KB for factors above ~20.
     Var yo("yo"), yi("yi");
+    f.resized_x.store_in(MemoryType::Heap);
     f.resized_x.compute_at(block)
         .split(f.y, yo, yi, knobs.tile_height, TailStrategy::GuardWithIf)
         .reorder(f.x, yi, yo)
