@@ -1,5 +1,7 @@
 #include "cuda_loops.h"
 
+#include <algorithm>
+
 namespace hres {
 
 using namespace Halide;
@@ -30,10 +32,16 @@ void gpu_pixel_threads(Func f, const Var &x, const Var &y, const Var &c, const V
 
 void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const Var &n, const GpuKnobs &knobs,
                        const GpuLoops &loops) {
-    Var plane("plane");
-    f.fuse(c, n, plane);
-    tile(f, x, y, knobs, loops);
-    f.gpu_blocks(plane);
+    Var plane("plane"), rows("rows");
+    const int r = std::max(knobs.rows_per_thread, 1);
+    f.fuse(c, n, plane)
+        .split(x, loops.xo, loops.xi, knobs.tile_width, TailStrategy::GuardWithIf)
+        .split(y, loops.yo, rows, knobs.tile_height * r, TailStrategy::GuardWithIf)
+        .split(rows, loops.yi, loops.row, r)
+        .reorder(loops.row, loops.xi, loops.yi, loops.xo, loops.yo, plane)
+        .gpu_blocks(loops.xo, loops.yo, plane)
+        .gpu_threads(loops.xi, loops.yi)
+        .unroll(loops.row);
 }
 
 }  // namespace hres

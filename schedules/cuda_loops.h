@@ -10,14 +10,16 @@ namespace hres {
 // Knobs exposed as GeneratorParams (gpu_tile_width, gpu_tile_height) by every
 // generator, so tuning tools can vary them without editing code.
 struct GpuKnobs {
-    int tile_width;   // output pixels per block along x (threads along x)
-    int tile_height;  // and along y
+    int tile_width;           // output pixels per block along x (threads along x)
+    int tile_height;          // threads along y
+    int rows_per_thread = 1;  // gpu_plane_threads: output rows per thread (a block covers tile_height times this)
 };
 
 // Loop names shared by every specialisation of an output, so producers can be
 // placed per block (at xo) or per thread (at xi) whatever branch runs.
 struct GpuLoops {
     Halide::Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    Halide::Var row{"row"};  // gpu_plane_threads: a thread's rows, innermost
 };
 
 // Blocks of pixels with every channel of a pixel in its thread (unrolled for 3
@@ -29,8 +31,9 @@ void gpu_pixel_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &
                        const GpuLoops &loops);
 
 // Blocks of one plane: channel and batch fused into the third block
-// dimension, one thread per element. For pipelines whose per-block
-// intermediates would grow with the channel count.
+// dimension, each thread computing `rows_per_thread` elements of a column
+// (loop `row`, unrolled). For pipelines whose per-block intermediates would
+// grow with the channel count.
 void gpu_plane_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
                        const Halide::Var &n, const GpuKnobs &knobs, const GpuLoops &loops);
 

@@ -82,7 +82,7 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
         .reorder(f.x, yi, yo)
         .gpu_threads(f.x, yi);
     f.sum_x.compute_at(f.resized_x, f.x);
-    f.sum_y.compute_at(f.output, loops.xi);
+    f.sum_y.compute_at(f.output, loops.row);
     if (f.constant_taps) {
         f.sum_x.update().unroll(f.rx);
         f.sum_y.update().unroll(f.ry);
