@@ -86,7 +86,9 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 16};
-    GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", 2};
+    // CUDA: output rows per thread; 0 = the tuned default, 4 without
+    // antialias and 2 with (schedules/resize_cuda.cpp says why).
+    GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", 0};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> align_corners{"align_corners"};
@@ -145,7 +147,8 @@ public:
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }
             if (get_target().has_gpu_feature()) {
-                schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height, gpu_rows_per_thread});
+                const int rows = gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : (antialias ? 2 : 4);
+                schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height, rows});
             } else {
                 schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
             }
