@@ -31,15 +31,16 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
 
     if (f.constant_taps) {
         // Without antialias a tap's index and weight take a few operations:
-        // they are inlined where used, which saves a shared-memory phase and
-        // its barrier per block.
+        // they are inlined where used, which saves a table phase and its
+        // barrier per block.
         // uint8's per-axis precision (a maximum over every output's weights)
         // is reduced per block: each of `lanes` threads folds a stride of the
         // outputs, then one thread the lanes. That is O(outputs) work per
-        // block: 3x the float32 time at 270x270, 12x at 1024x1024 (H200,
-        // 2026-11-21); splitting the fold over all the block's threads gave
-        // wrong results (Halide 21) and only halved the large case. The
-        // tables belong in a once-per-call kernel; see bench/RESULTS.md.
+        // block: 2.2x the float32 time at 270x270, 7x at 1024x1024 (H200,
+        // 2026-11-21). Splitting the fold over all the block's threads, or
+        // folding once per call in a small kernel, gave wrong results
+        // (Halide 21). The tables belong outside the kernel, once per call;
+        // see bench/RESULTS.md.
         const int lanes = knobs.tile_width;
         for (auto &m : f.maxima) {
             RVar outer("outer"), inner("inner");
