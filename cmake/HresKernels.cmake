@@ -19,9 +19,11 @@ set(HRES_X86_TARGETS
 set(HRES_RUNTIME_TARGET x86-64-linux-sse41-cuda)
 
 # CUDA kernels are PTX, compiled by the driver for the GPU at hand when a
-# kernel's module first loads (once per process and context). Halide 21 names
-# capabilities up to 8.6; newer GPUs (the H100 is 9.0) JIT the same PTX.
-set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_80
+# kernel's module first loads (once per process and context), so one build
+# serves every GPU from the capability named here up (the kernels use nothing
+# newer than 6.1; Halide 21 names capabilities up to 8.6, and the H100/H200,
+# 9.0, JIT the same PTX).
+set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_61
     CACHE STRING "Halide target of the CUDA kernels")
 
 # hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...])
