@@ -14,6 +14,7 @@ class Flip : public Generator<Flip> {
 public:
     GeneratorParam<int> rows_per_task{"rows_per_task", 32};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+    GeneratorParam<int> serial_elements{"serial_elements", 1 << 18};  // x86: no parallel loop up to this size
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -51,7 +52,7 @@ public:
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
-                schedule_flip_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
+                schedule_flip_x86(funcs, get_target(), {rows_per_task, vector_multiplier, serial_elements});
             }
         }
     }

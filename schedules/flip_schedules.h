@@ -10,6 +10,7 @@ namespace hres {
 struct FlipKnobs {
     int rows_per_task;      // output rows per parallel task
     int vector_multiplier;  // vector width = multiplier * natural width of the pixel type
+    int serial_elements;    // images of at most this many elements run in one serial loop
 };
 
 struct FlipFuncs {
