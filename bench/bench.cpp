@@ -239,18 +239,6 @@ double time_opencv(const Case &k, hres::DType dtype, std::vector<uint8_t> &in, s
 }
 #endif
 
-// Device memory for --device cuda.
-struct DeviceCopy {
-    void *ptr = nullptr;
-    DeviceCopy() = default;
-    DeviceCopy(const DeviceCopy &) = delete;
-    DeviceCopy &operator=(const DeviceCopy &) = delete;
-    ~DeviceCopy() { (void)hres::cuda_free(ptr); }
-    bool upload(const void *host, size_t bytes) {
-        return hres::cuda_malloc(bytes, &ptr).ok() && hres::cuda_upload(ptr, host, bytes).ok();
-    }
-};
-
 std::string ratio(double ours, double peer) {
     if (peer <= 0) return "-";
     char text[32];
@@ -333,17 +321,17 @@ int main(int argc, char **argv) {
                 hres::Image src = make(in.data(), dtype, k.n, k.c, k.h, k.w, hres::Device::cpu);
                 hres::Image dst = make(out.data(), dtype, k.n, k.c, k.oh, k.ow, hres::Device::cpu);
                 const float *theta_data = theta.data();
-                DeviceCopy d_in, d_out, d_theta;
+                hres::CudaBuffer d_in, d_out, d_theta;
                 if (g_cuda) {
                     if (!d_in.upload(in.data(), in.size()) || !d_out.upload(out.data(), out.size()) ||
                         !d_theta.upload(theta.data(), theta.size() * sizeof(float))) {
                         std::fprintf(stderr, "device copies failed\n");
                         return 1;
                     }
-                    src.data = d_in.ptr;
-                    dst.data = d_out.ptr;
+                    src.data = d_in.get();
+                    dst.data = d_out.get();
                     src.device = dst.device = hres::Device::cuda;
-                    theta_data = static_cast<const float *>(d_theta.ptr);
+                    theta_data = static_cast<const float *>(d_theta.get());
                 }
                 const bool large_flip = (k.op == Op::hflip || k.op == Op::vflip) && k.h * k.w >= 1000000;
 

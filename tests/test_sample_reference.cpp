@@ -260,59 +260,45 @@ std::vector<float> reference_float(const std::vector<T> &in, const Config &cfg, 
     return hres_ref::grid_sample(f, cfg.n, cfg.c, cfg.h, cfg.w, grid, cfg.oh, cfg.ow, reference_params(cfg.options));
 }
 
+// Random configurations against the reference: explicit grids, or
+// (`affine`) grids from random thetas that the kernel builds itself.
 template<typename T>
-void random_grid_sample(uint32_t seed, int count) {
+void random_sampling(uint32_t seed, int count, bool affine) {
     std::mt19937 rng(seed);
     TieBudget budget;
     for (int i = 0; i < count; i++) {
         const Config cfg = random_config(rng);
-        SCOPED_TRACE("case " + std::to_string(i) + ": " + cfg.str());
+        SCOPED_TRACE("case " + std::to_string(i) + ": " + (affine ? "affine " : "") + cfg.str());
         const auto in = random_pixels<T>(rng, size_t(cfg.n) * cfg.c * cfg.h * cfg.w);
-        const auto grid = random_grid(rng, cfg);
+        std::vector<float> theta, grid;
+        if (affine) {
+            theta = random_theta(rng, cfg.n);
+            grid = hres_ref::affine_grid(theta, cfg.n, cfg.oh, cfg.ow, cfg.options.align_corners);
+        } else {
+            grid = random_grid(rng, cfg);
+        }
         const auto want = reference_float(in, cfg, grid);
         const bool nearest = cfg.options.mode == Interp::nearest;
+        // The affine kernel builds its own grid, which may differ from ours by an ulp.
         const auto ties = nearest ? hres_ref::nearest_tie_mask(grid, cfg.n, cfg.h, cfg.w, cfg.oh, cfg.ow,
-                                                                reference_params(cfg.options), false)
+                                                                reference_params(cfg.options), affine)
                                   : std::vector<uint8_t>();
         std::vector<T> got;
-        hres::Status s = grid_sample_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, grid, cfg.oh, cfg.ow, cfg.options,
-                                               cfg.lin, cfg.lout, &got);
+        hres::Status s =
+            affine ? affine_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, theta, cfg.oh, cfg.ow, cfg.options, cfg.lin,
+                                      cfg.lout, &got)
+                   : grid_sample_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, grid, cfg.oh, cfg.ow, cfg.options,
+                                           cfg.lin, cfg.lout, &got);
         ASSERT_TRUE(s.ok()) << s.message();
         ASSERT_TRUE(matches_reference(got, want, cfg.c, cfg.oh, cfg.ow, ties, nearest, &budget));
     }
     budget.check();
 }
 
-TEST(GridSampleVsReference, RandomFloat32) { random_grid_sample<float>(20261201, 700); }
-TEST(GridSampleVsReference, RandomUint8) { random_grid_sample<uint8_t>(20261202, 700); }
-
-template<typename T>
-void random_affine(uint32_t seed, int count) {
-    std::mt19937 rng(seed);
-    TieBudget budget;
-    for (int i = 0; i < count; i++) {
-        const Config cfg = random_config(rng);
-        SCOPED_TRACE("case " + std::to_string(i) + ": affine " + cfg.str());
-        const auto in = random_pixels<T>(rng, size_t(cfg.n) * cfg.c * cfg.h * cfg.w);
-        const auto theta = random_theta(rng, cfg.n);
-        const auto grid = hres_ref::affine_grid(theta, cfg.n, cfg.oh, cfg.ow, cfg.options.align_corners);
-        const auto want = reference_float(in, cfg, grid);
-        const bool nearest = cfg.options.mode == Interp::nearest;
-        // The kernel builds its own grid, which may differ from ours by an ulp.
-        const auto ties = nearest ? hres_ref::nearest_tie_mask(grid, cfg.n, cfg.h, cfg.w, cfg.oh, cfg.ow,
-                                                                reference_params(cfg.options), true)
-                                  : std::vector<uint8_t>();
-        std::vector<T> got;
-        hres::Status s = affine_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, theta, cfg.oh, cfg.ow, cfg.options,
-                                          cfg.lin, cfg.lout, &got);
-        ASSERT_TRUE(s.ok()) << s.message();
-        ASSERT_TRUE(matches_reference(got, want, cfg.c, cfg.oh, cfg.ow, ties, nearest, &budget));
-    }
-    budget.check();
-}
-
-TEST(AffineGridSampleVsReference, RandomFloat32) { random_affine<float>(20261203, 400); }
-TEST(AffineGridSampleVsReference, RandomUint8) { random_affine<uint8_t>(20261204, 400); }
+TEST(GridSampleVsReference, RandomFloat32) { random_sampling<float>(20261201, 700, false); }
+TEST(GridSampleVsReference, RandomUint8) { random_sampling<uint8_t>(20261202, 700, false); }
+TEST(AffineGridSampleVsReference, RandomFloat32) { random_sampling<float>(20261203, 400, true); }
+TEST(AffineGridSampleVsReference, RandomUint8) { random_sampling<uint8_t>(20261204, 400, true); }
 
 // Fixed shapes the random draws reach rarely: 1-pixel inputs and outputs, a
 // large input, batches with 5 channels; every mode x padding x align_corners,

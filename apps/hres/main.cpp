@@ -442,28 +442,14 @@ struct KernelTimes {
     std::vector<double> bench_us;  // --bench: the calls after it
 };
 
+// Copies `bytes` from `host` into `buffer` for --device cuda, or fails the run.
+void upload(hres::CudaBuffer *buffer, const void *host, size_t bytes) {
+    if (const hres::Status s = buffer->upload(host, bytes); !s.ok()) fail_runtime("--device cuda: " + s.message());
+}
+
 // Runs `kernel` over `in` and `out` in the requested memory layout, once plus
 // --bench more times. Only the kernel calls are timed: layout conversion
 // happens outside, so nchw and nhwc timings compare kernel against kernel.
-// Device memory for --device cuda, freed on every path out.
-class DeviceCopy {
-public:
-    explicit DeviceCopy(const void *host, size_t bytes) {
-        check(hres::cuda_malloc(bytes, &ptr_));
-        check(hres::cuda_upload(ptr_, host, bytes));
-    }
-    ~DeviceCopy() { (void)hres::cuda_free(ptr_); }
-    DeviceCopy(const DeviceCopy &) = delete;
-    DeviceCopy &operator=(const DeviceCopy &) = delete;
-    void *get() const { return ptr_; }
-
-private:
-    static void check(const hres::Status &s) {
-        if (!s.ok()) fail_runtime("--device cuda: " + s.message());
-    }
-    void *ptr_ = nullptr;
-};
-
 KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostImage *out,
                        const std::vector<float> *params, const Kernel &kernel) {
     std::vector<uint8_t> in_nhwc, out_nhwc;
@@ -483,18 +469,18 @@ KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostIma
 
     // On the GPU: the same views over device copies (the layouts are dense).
     const bool cuda = common.device == hres::Device::cuda;
-    std::optional<DeviceCopy> in_device, out_device, params_device;
+    hres::CudaBuffer in_device, out_device, params_device;
     if (cuda) {
         if (const hres::Status usable = hres::cuda_status(); !usable.ok()) {
             fail_runtime("--device cuda: " + usable.message());
         }
-        in_device.emplace(in_view.data, in.bytes.size());
-        out_device.emplace(out_view.data, out->bytes.size());
-        if (params) params_device.emplace(params->data(), params->size() * sizeof(float));
-        in_view.data = in_device->get();
-        out_view.data = out_device->get();
+        upload(&in_device, in_view.data, in.bytes.size());
+        upload(&out_device, out_view.data, out->bytes.size());
+        if (params) upload(&params_device, params->data(), params->size() * sizeof(float));
+        in_view.data = in_device.get();
+        out_view.data = out_device.get();
         in_view.device = out_view.device = hres::Device::cuda;
-        if (params) params_view = static_cast<const float *>(params_device->get());
+        if (params) params_view = static_cast<const float *>(params_device.get());
     }
 
     const auto call = [&] {
@@ -535,7 +521,7 @@ KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostIma
     }
 
     if (cuda) {
-        const hres::Status status = hres::cuda_download(out_host, out_device->get(), out->bytes.size());
+        const hres::Status status = hres::cuda_download(out_host, out_device.get(), out->bytes.size());
         if (!status.ok()) fail_runtime("--device cuda: " + status.message());
     }
     if (common.layout == Layout::nhwc) hres::io::from_interleaved(out_nhwc.data(), out);

@@ -231,6 +231,12 @@ Status cuda_download(void *host_dst, const void *device_src, size_t bytes) {
     });
 }
 
+Status CudaBuffer::upload(const void *host, size_t bytes) {
+    reset();
+    if (Status s = cuda_malloc(bytes, &ptr_); !s) return s;
+    return cuda_upload(ptr_, host, bytes);
+}
+
 Status cuda_synchronize() {
     return in_context("cuda_synchronize", [&](const Driver &d) { return d.cuStreamSynchronize(current_stream); });
 }
@@ -246,10 +252,6 @@ void install_cuda_hooks() {
     halide_reuse_device_allocations(nullptr, true);
 }
 
-Status check_cuda_usable() {
-    if (cuda_available()) return {};
-    return Status::error("CUDA images given, but " + driver().problem);
-}
 
 
 void attach(halide_buffer_t *buffer, void *data, Device device) {

@@ -23,7 +23,7 @@ Status flip(const Image &in, const Image &out, FlipAxes axes) {
     // [device][dtype]
     constexpr decltype(&hres_flip_u8) kFlip[2][2] = {{hres_flip_u8, hres_flip_f32},
                                                      {hres_flip_u8_cuda, hres_flip_f32_cuda}};
-    auto kernel = kFlip[in.device == Device::cuda][in.dtype == DType::f32];
+    auto kernel = kFlip[internal::device_index(in)][internal::dtype_index(in)];
     return internal::run_kernel("flip", [&] { return kernel(input.get(), horizontal, vertical, output.get()); });
 }
 

@@ -55,8 +55,6 @@ constexpr SampleKernel kAffineGridSample[2][3][2] = {
      {hres_affine_grid_sample_bicubic_u8_cuda, hres_affine_grid_sample_bicubic_f32_cuda}},
 };
 
-int device_index(const Image &image) { return image.device == Device::cuda ? 1 : 0; }
-
 int mode_index(Interp mode) {
     switch (mode) {
     case Interp::bilinear: return 0;
@@ -104,7 +102,7 @@ Status grid_sample(const Image &in, const float *grid, const Image &out, const G
     if (Status s = check_sampling("grid_sample", in, out, grid, "grid", count, options); !s) return s;
     internal::HalideView input(in), output(out);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
-    SampleKernel kernel = kGridSample[device_index(in)][mode_index(options.mode)][in.dtype == DType::u8 ? 0 : 1];
+    SampleKernel kernel = kGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
     return internal::run_kernel("grid_sample", [&] {
         return kernel(input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());
@@ -116,7 +114,7 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     if (Status s = check_sampling("affine_grid_sample", in, out, theta, "theta", count, options); !s) return s;
     internal::HalideView input(in), output(out);
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
-    SampleKernel kernel = kAffineGridSample[device_index(in)][mode_index(options.mode)][in.dtype == DType::u8 ? 0 : 1];
+    SampleKernel kernel = kAffineGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
     return internal::run_kernel("affine_grid_sample", [&] {
         return kernel(input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());

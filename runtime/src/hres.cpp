@@ -339,7 +339,7 @@ Status check_pair(const Image &in, const Image &out) {
     }
     if (in.device != out.device) return Status::error("input and output are on different devices");
     if (in.device == Device::cuda) {
-        if (Status s = check_cuda_usable(); !s) return s;
+        if (Status s = cuda_status(); !s) return s;
     }
     if (in.n != out.n || in.c != out.c) {
         return Status::error("input and output must have the same batch and channel counts, got " +

@@ -40,8 +40,10 @@ struct DenseFloats {
 
 // Points Halide's CUDA runtime at the caller's context and stream (cuda.cpp).
 void install_cuda_hooks();
-// OK if CUDA images can run here, else why not.
-Status check_cuda_usable();
+
+// Kernel table indices: [device] (cpu, cuda) and [dtype] (u8, f32).
+inline int device_index(const Image &image) { return image.device == Device::cuda ? 1 : 0; }
+inline int dtype_index(const Image &image) { return image.dtype == DType::f32 ? 1 : 0; }
 
 // Validates one image argument: data, sizes, strides, and that every element's
 // offset fits Halide's 32-bit indexing. `what` names it in the message.

@@ -70,8 +70,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
     if (Status s = check_scale(options.scale_h, "scale_h"); !s) return Status::error("resize: " + s.message());
     if (Status s = check_scale(options.scale_w, "scale_w"); !s) return Status::error("resize: " + s.message());
 
-    const int dtype = in.dtype == DType::u8 ? 0 : 1;
-    const int device = in.device == Device::cuda ? 1 : 0;
+    const int dtype = internal::dtype_index(in);
+    const int device = internal::device_index(in);
     HalideView input(in), output(out);
     switch (options.mode) {
     case Interp::nearest:

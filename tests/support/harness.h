@@ -69,19 +69,6 @@ inline size_t span_bytes(const hres::Image &im) {
     return size_t(last + 1) * hres::dtype_size(im.dtype);
 }
 
-// Device memory that frees itself.
-struct DeviceBuffer {
-    void *ptr = nullptr;
-    DeviceBuffer() = default;
-    DeviceBuffer(const DeviceBuffer &) = delete;
-    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-    ~DeviceBuffer() { (void)hres::cuda_free(ptr); }
-    hres::Status upload(const void *host, size_t bytes) {
-        if (hres::Status s = hres::cuda_malloc(bytes, &ptr); !s) return s;
-        return hres::cuda_upload(ptr, host, bytes);
-    }
-};
-
 // Runs op(in, params, out) on the test device. On the CPU the arguments are
 // used as given. On CUDA, in, out (with its current contents) and the
 // `param_count` floats at `params` (grid or theta, may be null) are copied
@@ -97,17 +84,17 @@ hres::Status on_test_device(const hres::Image &in, const hres::Image &out, const
     for (const hres::Image *im : {&in, &out}) {
         if (im->n <= 0 || im->c <= 0 || im->h <= 0 || im->w <= 0 || !im->data) return op(din, params, dout);
     }
-    DeviceBuffer in_copy, out_copy, params_copy;
+    hres::CudaBuffer in_copy, out_copy, params_copy;
     if (hres::Status s = in_copy.upload(in.data, span_bytes(in)); !s) return s;
     if (hres::Status s = out_copy.upload(out.data, span_bytes(out)); !s) return s;
     if (params && param_count > 0) {
         if (hres::Status s = params_copy.upload(params, param_count * sizeof(float)); !s) return s;
     }
-    din.data = in_copy.ptr;
-    dout.data = out_copy.ptr;
-    const float *dparams = params ? static_cast<const float *>(params_copy.ptr) : nullptr;
+    din.data = in_copy.get();
+    dout.data = out_copy.get();
+    const float *dparams = params ? static_cast<const float *>(params_copy.get()) : nullptr;
     if (hres::Status s = op(din, dparams, dout); !s) return s;
-    return hres::cuda_download(out.data, out_copy.ptr, span_bytes(out));
+    return hres::cuda_download(out.data, out_copy.get(), span_bytes(out));
 }
 
 // The ops, run on the test device.

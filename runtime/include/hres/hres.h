@@ -169,6 +169,35 @@ Status cuda_download(void *host_dst, const void *device_src, size_t bytes);
 // Waits until the work queued on this thread's stream has finished.
 Status cuda_synchronize();
 
+// Device memory owned by the object (cuda_malloc / cuda_free above).
+class CudaBuffer {
+public:
+    CudaBuffer() = default;
+    ~CudaBuffer() { reset(); }
+    CudaBuffer(CudaBuffer &&other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
+    CudaBuffer &operator=(CudaBuffer &&other) noexcept {
+        if (this != &other) {
+            reset();
+            ptr_ = other.ptr_;
+            other.ptr_ = nullptr;
+        }
+        return *this;
+    }
+    CudaBuffer(const CudaBuffer &) = delete;
+    CudaBuffer &operator=(const CudaBuffer &) = delete;
+
+    // Replaces the memory with `bytes` bytes copied from `host`.
+    Status upload(const void *host, size_t bytes);
+    void *get() const { return ptr_; }
+    void reset() {
+        (void)cuda_free(ptr_);
+        ptr_ = nullptr;
+    }
+
+private:
+    void *ptr_ = nullptr;
+};
+
 const char *to_string(Interp mode);
 const char *to_string(DType dtype);
 const char *to_string(Isa isa);
