@@ -4,7 +4,11 @@
 // where it was found at configure time, plus memcpy of the same bytes for the
 // large flips. Ratios are only meaningful within one run on one machine.
 //
-//   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda]
+//   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]
+//
+// --list prints the case labels ("op NxCxHxW -> OHxOW mode dtype layout"),
+// each followed by a tab and "seed" or "-", and times nothing: bench/compare.py
+// takes its cases from there, so the case list lives only here.
 //
 // --device cuda times the CUDA kernels on device copies of the same data:
 // per-call time including launch, from batches of calls between stream
@@ -44,6 +48,9 @@ struct Case {
     int n, c, h, w, oh, ow;
     hres::Interp mode = hres::Interp::nearest;
     bool antialias = false, align_corners = false;
+    // The dtypes of this row that are seed rows (bold in BENCH.md: also timed
+    // under torch.compile by bench/compare.py), e.g. "f32", "u8 f32", "".
+    const char *seed = "";
 };
 
 constexpr auto kNearest = hres::Interp::nearest, kNearestExact = hres::Interp::nearest_exact,
@@ -51,34 +58,43 @@ constexpr auto kNearest = hres::Interp::nearest, kNearestExact = hres::Interp::n
 
 // The rows of BENCH.md (each is run for u8/f32 x NCHW/NHWC).
 const Case kCases[] = {
-    {Op::resize, 1, 3, 500, 400, 256, 256, kNearest},
-    {Op::resize, 1, 3, 300, 400, 600, 700, kNearest},
-    {Op::resize, 1, 3, 500, 400, 256, 256, kNearestExact},
-    {Op::resize, 1, 3, 300, 400, 600, 700, kNearestExact},
-    {Op::resize, 1, 3, 345, 456, 270, 270, kBilinear, true},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kNearest, false, false, "f32"},
+    {Op::resize, 1, 3, 300, 400, 600, 700, kNearest, false, false, "f32"},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kNearestExact, false, false, "f32"},
+    {Op::resize, 1, 3, 300, 400, 600, 700, kNearestExact, false, false, "f32"},
+    {Op::resize, 1, 3, 345, 456, 270, 270, kBilinear, true, false, "u8 f32"},
     {Op::resize, 1, 3, 345, 456, 270, 270, kBilinear},
     {Op::resize, 1, 3, 345, 456, 270, 270, kBicubic, true},
-    {Op::resize, 4, 3, 345, 456, 270, 270, kBilinear, true},
+    {Op::resize, 4, 3, 345, 456, 270, 270, kBilinear, true, false, "u8 f32"},
     {Op::resize, 4, 3, 345, 456, 270, 270, kBilinear},
     {Op::resize, 4, 3, 345, 456, 270, 270, kBicubic, true},
-    {Op::resize, 1, 3, 500, 400, 256, 256, kBicubic, false, true},
-    {Op::resize, 1, 3, 500, 400, 256, 256, kBicubic},
-    {Op::resize, 1, 3, 500, 400, 1024, 1024, kBicubic, false, true},
-    {Op::resize, 1, 3, 500, 400, 1024, 1024, kBicubic},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kBicubic, false, true, "f32"},
+    {Op::resize, 1, 3, 500, 400, 256, 256, kBicubic, false, false, "f32"},
+    {Op::resize, 1, 3, 500, 400, 1024, 1024, kBicubic, false, true, "f32"},
+    {Op::resize, 1, 3, 500, 400, 1024, 1024, kBicubic, false, false, "f32"},
     // The fused affine sampler: affine_grid + grid_sample at the input size.
-    {Op::affine, 2, 3, 345, 456, 345, 456, kBilinear, false, true},
-    {Op::affine, 2, 3, 345, 456, 345, 456, kNearest, false, true},
-    {Op::affine, 2, 3, 345, 456, 345, 456, kBicubic, false, true},
-    {Op::affine, 2, 3, 345, 456, 345, 456, kBilinear},
-    {Op::affine, 2, 3, 345, 456, 345, 456, kNearest},
-    {Op::affine, 2, 3, 345, 456, 345, 456, kBicubic},
-    {Op::hflip, 1, 3, 224, 224, 224, 224},
-    {Op::vflip, 1, 3, 224, 224, 224, 224},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBilinear, false, true, "f32"},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kNearest, false, true, "f32"},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBicubic, false, true, "f32"},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBilinear, false, false, "f32"},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kNearest, false, false, "f32"},
+    {Op::affine, 2, 3, 345, 456, 345, 456, kBicubic, false, false, "f32"},
+    {Op::hflip, 1, 3, 224, 224, 224, 224, kNearest, false, false, "u8"},
+    {Op::vflip, 1, 3, 224, 224, 224, 224, kNearest, false, false, "u8"},
     {Op::hflip, 1, 3, 256, 256, 256, 256},
     {Op::vflip, 1, 3, 256, 256, 256, 256},
     // Large flips, compared with memcpy of the same bytes (BENCH.md's bandwidth goal).
     {Op::hflip, 1, 3, 1080, 1920, 1080, 1920},
     {Op::vflip, 1, 3, 1080, 1920, 1080, 1920},
+    // Parallel scaling (BENCH.md: at least 70% parallel efficiency on
+    // 4x3x1080x1920 with all threads): one of each kernel family.
+    {Op::resize, 4, 3, 1080, 1920, 540, 960, kNearest},
+    {Op::resize, 4, 3, 1080, 1920, 540, 960, kBilinear},
+    {Op::resize, 4, 3, 1080, 1920, 540, 960, kBilinear, true},
+    {Op::resize, 4, 3, 1080, 1920, 540, 960, kBicubic, true},
+    {Op::affine, 4, 3, 1080, 1920, 1080, 1920, kBilinear},
+    {Op::hflip, 4, 3, 1080, 1920, 1080, 1920},
+    {Op::vflip, 4, 3, 1080, 1920, 1080, 1920},
 };
 
 // A rotation by 10 degrees, zoom 1.1 and a small shift, in affine_grid's
@@ -258,10 +274,13 @@ std::string number(double v) {
 int main(int argc, char **argv) {
     std::string filter;
     int threads = 1;
+    bool list = false;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
         if (arg == "--filter" && i + 1 < argc) {
             filter = argv[++i];
+        } else if (arg == "--list") {
+            list = true;
         } else if (arg == "--min-time" && i + 1 < argc) {
             g_min_time = std::atof(argv[++i]);
         } else if (arg == "--threads" && i + 1 < argc) {
@@ -271,11 +290,11 @@ int main(int argc, char **argv) {
             g_cuda = argv[++i] == std::string("cuda");
         } else {
             std::fprintf(stderr,
-                         "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda]\n");
+                         "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]\n");
             return 2;
         }
     }
-    if (g_cuda && !hres::cuda_available()) {
+    if (g_cuda && !list && !hres::cuda_available()) {
         std::fprintf(stderr, "bench_hres: %s\n", hres::cuda_status().message().c_str());
         return 1;
     }
@@ -284,17 +303,19 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "--threads must be at least 1\n");
         return 2;
     }
-    hres::set_num_threads(threads);
-    if (g_cuda) {
-        std::printf("hres benchmark: CUDA on %s, median us per call (launch included)\n\n",
-                    hres::cuda_device_name().c_str());
-    } else {
-        std::printf("hres benchmark: isa %s, %d thread(s), median us per call\n\n",
-                    hres::to_string(hres::active_isa()), threads);
+    if (!list) {
+        hres::set_num_threads(threads);
+        if (g_cuda) {
+            std::printf("hres benchmark: CUDA on %s, median us per call (launch included)\n\n",
+                        hres::cuda_device_name().c_str());
+        } else {
+            std::printf("hres benchmark: isa %s, %d thread(s), median us per call\n\n",
+                        hres::to_string(hres::active_isa()), threads);
+        }
+        std::printf("| op | input -> output | mode | dtype | layout | threads | hres us | OpenCV us | hres/OpenCV "
+                    "| memcpy us | hres/memcpy |\n");
+        std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     }
-    std::printf("| op | input -> output | mode | dtype | layout | threads | hres us | OpenCV us | hres/OpenCV "
-                "| memcpy us | hres/memcpy |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
 
     std::mt19937 rng(1);
     for (const Case &k : kCases) {
@@ -305,6 +326,12 @@ int main(int argc, char **argv) {
                 const std::string label = std::string(op_name(k.op)) + " " + shape + " " + mode_name(k) + " " +
                                           hres::to_string(dtype) + (nhwc ? " nhwc" : " nchw");
                 if (!filter.empty() && label.find(filter) == std::string::npos) continue;
+                if (list) {
+                    const std::string seeds = std::string(" ") + k.seed + " ";
+                    const bool seed = seeds.find(std::string(" ") + hres::to_string(dtype) + " ") != std::string::npos;
+                    std::printf("%s\t%s\n", label.c_str(), seed ? "seed" : "-");
+                    continue;
+                }
 
                 const size_t esize = hres::dtype_size(dtype);
                 std::vector<uint8_t> in(size_t(k.n) * k.c * k.h * k.w * esize);

@@ -102,8 +102,14 @@ inline void set_window(AxisTaps &taps, Expr unchanged, Expr scale, Expr in, Expr
     // shifted inwards on narrow images) and bounds inference must not read
     // outside the image then either.
     Expr identity = taps.i;
-    taps.lowest = clamp(select(unchanged, identity, cast<int>(floor(s * i)) - reach), 0, in - 1);
-    taps.highest = clamp(select(unchanged, identity, cast<int>(floor(s * (i + 1))) + reach), 0, in - 1);
+    Expr lowest = clamp(select(unchanged, identity, cast<int>(floor(s * i)) - reach), 0, in - 1);
+    Expr highest = clamp(select(unchanged, identity, cast<int>(floor(s * (i + 1))) + reach), 0, in - 1);
+    // Only the GPU schedules compute the horizontal pass per tile and need
+    // these bounds. On x86 it covers whole images, and the window, evaluated
+    // per tap (two float64 floors a lane), cost as much as the filtering
+    // itself: there the taps are clamped to the image alone.
+    taps.lowest = on_cuda(lowest, 0);
+    taps.highest = on_cuda(highest, in - 1);
 }
 
 // Rounds half away from zero into int16, as PyTorch does for its weights.

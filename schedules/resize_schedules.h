@@ -18,6 +18,9 @@ struct ResizeKnobs {
     // nearest only: lanes of the gathers (0 = the vector width above, 1 = scalar)
     int gather_lanes = 0;              // planar layouts
     int interleaved_gather_lanes = 0;  // interleaved layouts, 3 or 4 channels
+    // bilinear/bicubic only: lanes of the horizontal pass, whose taps are
+    // gathers (0 = the vector width, 1 = scalar)
+    int horizontal_lanes = 0;
 };
 
 struct NearestResizeFuncs {

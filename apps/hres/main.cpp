@@ -285,7 +285,6 @@ ParsedArgs parse_options(const std::string &command, const std::vector<std::stri
 
 // Options every kernel subcommand shares. A subcommand embeds this struct and
 // calls add_common_options(); the execution helpers below consume it.
-// (Planned: --device cpu|cuda, with run_kernel staging through device memory.)
 struct CommonOptions {
     Layout layout = Layout::nchw;
     std::optional<int> threads;
