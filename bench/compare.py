@@ -225,18 +225,17 @@ def time_torch(case, x, threads, min_time, compiled):
 # ---------------------------------------------------------------------------
 # OpenCV and Pillow: packed HWC images, one image of the batch at a time
 
-def pixel_matrix(case):
-    """affine_grid's output-pixel -> input-pixel map, as the 2x3 matrix warpAffine takes with WARP_INVERSE_MAP."""
-    ac = case.align_corners
-
+def pixel_matrix(h, w, oh, ow, align_corners):
+    """affine_grid's output-pixel -> input-pixel map for THETA, as the 2x3 matrix that warpAffine
+    (WARP_INVERSE_MAP) and NPP's WarpAffineBack take (bench.cpp builds the same for OpenCV in C++)."""
     def to_norm(size):
-        return (2.0 / max(size - 1, 1), -1.0) if ac else (2.0 / size, 1.0 / size - 1)
+        return (2.0 / max(size - 1, 1), -1.0) if align_corners else (2.0 / size, 1.0 / size - 1)
 
-    ax, bx = to_norm(case.ow)
-    ay, by = to_norm(case.oh)
-    sx = (case.w - 1) / 2.0 if ac else case.w / 2.0
-    sy = (case.h - 1) / 2.0 if ac else case.h / 2.0
-    tx, ty = (sx, sy) if ac else (sx - 0.5, sy - 0.5)
+    ax, bx = to_norm(ow)
+    ay, by = to_norm(oh)
+    sx = (w - 1) / 2.0 if align_corners else w / 2.0
+    sy = (h - 1) / 2.0 if align_corners else h / 2.0
+    tx, ty = (sx, sy) if align_corners else (sx - 0.5, sy - 0.5)
     t = THETA
     return np.array([[sx * t[0] * ax, sx * t[1] * ay, sx * (t[0] * bx + t[1] * by + t[2]) + tx],
                      [sy * t[3] * ax, sy * t[4] * ay, sy * (t[3] * bx + t[4] * by + t[5]) + ty]])
@@ -250,7 +249,7 @@ def opencv_call(case, images, outs):
     interp = {"nearest": cv2.INTER_NEAREST, "nearest-exact": cv2.INTER_NEAREST_EXACT, "bilinear": cv2.INTER_LINEAR,
               "bicubic": cv2.INTER_CUBIC}[case.mode]
     if case.op == "affine_grid_sample":
-        m = pixel_matrix(case)
+        m = pixel_matrix(case.h, case.w, case.oh, case.ow, case.align_corners)
         return (lambda: [cv2.warpAffine(s, m, (case.ow, case.oh), dst=d, flags=interp | cv2.WARP_INVERSE_MAP,
                                         borderMode=cv2.BORDER_CONSTANT) for s, d in zip(images, outs)]), True
     same = True

@@ -34,7 +34,7 @@ import torch
 import torch.nn.functional as F
 import torch.utils.benchmark as benchmark
 
-THETA = [0.8952, -0.1579, 0.05, 0.1579, 0.8952, -0.03]  # bench.cpp's kTheta
+from compare import THETA, pixel_matrix  # bench/compare.py, beside this script
 
 
 def parse_hres_table(text):
@@ -173,21 +173,6 @@ def npp_context():
     ctx.nCudaDevAttrComputeCapabilityMinor = p.minor
     ctx.nStreamFlags = 0
     return ctx
-
-
-def pixel_matrix(h, w, oh, ow, align_corners):
-    """affine_grid's output-pixel -> input-pixel map (as bench.cpp builds it for OpenCV)."""
-    def to_norm(size):
-        return (2.0 / max(size - 1, 1), -1.0) if align_corners else (2.0 / size, 1.0 / size - 1)
-    ax, bx = to_norm(ow)
-    ay, by = to_norm(oh)
-    sx = (w - 1) / 2.0 if align_corners else w / 2.0
-    tx = sx if align_corners else sx - 0.5
-    sy = (h - 1) / 2.0 if align_corners else h / 2.0
-    ty = sy if align_corners else sy - 0.5
-    t = THETA
-    return [[sx * t[0] * ax, sx * t[1] * ay, sx * (t[0] * bx + t[1] * by + t[2]) + tx],
-            [sy * t[3] * ax, sy * t[4] * ay, sy * (t[3] * bx + t[4] * by + t[5]) + ty]]
 
 
 def npp_call(npp, op, x, oh, ow, mode, antialias, align_corners):
