@@ -24,7 +24,6 @@ Prints a Markdown table with ratios hres/peer.
 import argparse
 import ctypes
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,9 @@ import torch
 import torch.nn.functional as F
 import torch.utils.benchmark as benchmark
 
-from compare import THETA, pixel_matrix  # bench/compare.py, beside this script
+# bench/compare.py, beside this script: the case labels, theta, the CLI call
+# and the tolerances are shared with the CPU comparison.
+from compare import THETA, Case, check, hres_command, pixel_matrix
 
 
 def parse_hres_table(text):
@@ -50,15 +51,6 @@ def parse_hres_table(text):
         except ValueError:
             pass
     return rows
-
-
-def parse_case(op, shape, mode):
-    m = re.match(r"(\d+)x(\d+)x(\d+)x(\d+) -> (\d+)x(\d+)", shape)
-    n, c, h, w, oh, ow = map(int, m.groups())
-    antialias = "+aa" in mode
-    align_corners = mode.endswith(" ac")
-    base = mode.split(" ")[0].replace("+aa", "")
-    return n, c, h, w, oh, ow, base, antialias, align_corners
 
 
 def make_input(n, c, h, w, dtype, layout):
@@ -225,42 +217,18 @@ def npp_call(npp, op, x, oh, ow, mode, antialias, align_corners):
 # Correctness of the hres run that is timed: the hres CLI on the same input,
 # through .npy files, against PyTorch's output.
 
-def check_hres(hres, op, x, oh, ow, mode, antialias, align_corners, layout, want):
+def check_hres(hres, case, x, want):
     if hres is None or want is None:
         return "-"
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = os.path.join(tmp, "in.npy"), os.path.join(tmp, "out.npy")
         np.save(src, x.contiguous().cpu().numpy())
-        cmd = [hres]
-        if op == "resize":
-            cmd += ["resize", src, dst, "--size", "%dx%d" % (oh, ow), "--mode", mode]
-            if antialias:
-                cmd.append("--antialias")
-            if align_corners:
-                cmd.append("--align-corners")
-        elif op == "affine_grid_sample":
-            cmd += ["affine", src, dst, "--theta", ",".join(str(v) for v in THETA), "--mode", mode]
-            if align_corners:
-                cmd.append("--align-corners")
-        else:
-            cmd += ["flip", src, dst, "--horizontal" if op == "hflip" else "--vertical"]
-        cmd += ["--layout", layout, "--device", "cuda"]
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(hres_command(hres, case, src, dst, 1) + ["--device", "cuda"], capture_output=True,
+                           text=True)
         if r.returncode != 0:
             return "FAILED: " + r.stderr.strip()
-        got = torch.from_numpy(np.load(dst))
-    want = want.contiguous().cpu()
-    if got.dtype == torch.uint8:
-        diff = (got.int() - want.int()).abs()
-        bad = int((diff > 0).sum())
-        return "exact" if bad == 0 else "%d differ" % bad
-    diff = (got - want).abs().max().item()
-    if diff <= 2e-5:
-        return "ok"
-    if mode == "nearest":
-        share = float(((got - want).abs() > 2e-5).float().mean())
-        return "ties %.3f%%" % (100 * share) if share <= 1e-3 else "MISMATCH %.3f%%" % (100 * share)
-    return "MISMATCH %.2e" % diff
+        got = np.load(dst)
+    return check(case, got, want.contiguous().cpu().numpy())
 
 
 def fmt(v):
@@ -292,7 +260,9 @@ def main():
           "| hres vs PyTorch CPU |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for (op, shape, mode, dtype, layout), ours in hres_rows.items():
-        n, c, h, w, oh, ow, base, antialias, align_corners = parse_case(op, shape, mode)
+        case = Case(" ".join((op, shape, mode, dtype, layout)), "-")
+        n, c, h, w, oh, ow = case.n, case.c, case.h, case.w, case.oh, case.ow
+        base, antialias, align_corners = case.mode, case.antialias, case.align_corners
         x = make_input(n, c, h, w, dtype, layout)
         fn = torch_call(op, x, oh, ow, base, antialias, align_corners)
         eager = None
@@ -307,10 +277,10 @@ def main():
                     npp_us = time_us(made[0])
             except (RuntimeError, AttributeError) as e:
                 print("NPP %s %s: %s" % (op, mode, e), file=sys.stderr)
-        check = check_hres(args.hres, op, x, oh, ow, base, antialias, align_corners, layout, want)
+        verdict = check_hres(args.hres, case, x, want)
         print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             op, shape, mode, dtype, layout, fmt(ours), fmt(eager), ratio(ours, eager), fmt(npp_us),
-            ratio(ours, npp_us), check))
+            ratio(ours, npp_us), verdict))
         sys.stdout.flush()
 
 
