@@ -142,7 +142,8 @@ public:
         if (!using_autoscheduler()) {
             std::vector<Func> tables = taps_x.tables;
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
-            FilteredResizeFuncs funcs{output, resized_x, sum_x, sum_y, tables, {}, !antialias,
+            FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
+                                      input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       rx.x, ry.x, x, y, c, n, layout_of(input, output)};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});

@@ -32,6 +32,7 @@ struct NearestResizeFuncs {
 
 struct FilteredResizeFuncs {
     Halide::Func output;
+    Halide::Func input;               // the input image (schedules stage it through wrappers)
     Halide::Func resized_x;           // the horizontal pass (PyTorch's intermediate)
     Halide::Func sum_x, sum_y;        // accumulators of the two passes
     std::vector<Halide::Func> tables; // per-axis tap tables
@@ -44,6 +45,9 @@ struct FilteredResizeFuncs {
     };
     std::vector<Maximum> maxima;
     bool constant_taps;               // tap counts known at compile time (no antialias)
+    // Input width and height and output width: x86 tiles whole v x v blocks
+    // only where each is at least v.
+    Halide::Expr in_width, in_height, out_width;
     Halide::RVar rx, ry;
     Halide::Var x, y, c, n;
     LayoutConditions layout;

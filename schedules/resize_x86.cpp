@@ -51,29 +51,76 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 
     schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vec, vec, knobs.rows_per_task);
 
-    // The horizontal pass gathers every tap lane by lane (scalar load and
-    // insert). Lanes (build machine, AMD EPYC AVX2, 1 thread, 2026-11-21,
-    // 1x3x345x456 -> 270x270 f32 bilinear): the natural 8 lanes 643 us,
-    // 4 lanes 610 us (within the noise), scalar 1072 us (the tap index and
-    // weight loads then repeat per element).
-    const int lanes = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : vec;
-    Var yo("yo"), yi("yi");
-    f.resized_x.compute_at(f.output, f.n)
-        .reorder(f.x, f.y, f.c)
-        .split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf)
-        .parallel(yo);
-    f.sum_x.compute_at(f.resized_x, f.x);
-    if (lanes > 1) {
-        f.resized_x.vectorize(f.x, lanes);
-        f.sum_x.vectorize(f.x);
-        f.sum_x.update().vectorize(f.x);
+    // The horizontal pass, vectorised across rows instead of along x: tap k
+    // of output x then reads one input column, the same for every lane, so
+    // each tap is a dense vector load and a broadcast weight rather than a
+    // lane-by-lane gather (the gathers were most of the time: Halide
+    // scalarises them on x86). This needs the input rows of a strip stored
+    // transposed (in_t: rows fastest) and the result turned back to x-fastest
+    // rows for the vertical pass; both are v x v transposes of tiles with
+    // constant storage, vectorised in both dimensions so that Halide emits
+    // them as one dense load, a shuffle and one dense store. Images narrower
+    // or shorter than v take the same loops with guarded partial tiles.
+    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : vec;
+    const Expr whole_tiles = f.in_width >= v && f.in_height >= v && f.out_width >= v;
+    Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    f.resized_x.compute_at(f.output, f.n);
+    for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
+        Stage s = tail == TailStrategy::ShiftInwards ? f.resized_x.specialize(whole_tiles) : Stage(f.resized_x);
+        s.tile(f.x, f.y, xo, yo, xi, yi, v, v, tail).reorder(xi, yi, xo, f.c, yo).vectorize(xi).unroll(yi).parallel(yo);
+    }
+
+    // One tile of the pass, rows fastest.
+    f.sum_x.compute_at(f.resized_x, xo)
+        .reorder_storage(f.y, f.x, f.c, f.n)
+        .bound_storage(f.y, v)
+        .bound_storage(f.x, v)
+        .vectorize(f.y, v, TailStrategy::GuardWithIf);
+    f.sum_x.update().reorder(f.y, f.rx, f.x).vectorize(f.y, v, TailStrategy::GuardWithIf);
+    if (f.constant_taps) f.sum_x.update().unroll(f.rx);
+    // ... turned back to x-fastest.
+    Func tile = f.sum_x.in(f.resized_x);
+    tile.compute_at(f.resized_x, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
+    tile.specialize(whole_tiles).vectorize(tile.args()[0], v).vectorize(tile.args()[1], v);
+    tile.vectorize(tile.args()[0], v, TailStrategy::GuardWithIf);
+
+    // The strip's input rows, transposed: in_t stored rows fastest, from
+    // v x v blocks of input rows loaded densely.
+    Func in_t = f.input.in(f.sum_x);
+    Func block = f.input.in(in_t);
+    {
+        const std::vector<Var> a = in_t.args();
+        const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
+        Var bx("bx"), xb("xb");
+        in_t.compute_at(f.resized_x, yo).reorder_storage(y, x, c, n).bound_storage(y, v);
+        for (int channels : {3, 4}) {
+            in_t.specialize(whole_tiles && f.layout.interleaved(channels))
+                .split(x, bx, xb, v, TailStrategy::ShiftInwards)
+                .reorder(y, xb, c, bx)
+                .vectorize(y, v)
+                .vectorize(xb)
+                .unroll(c);
+        }
+        in_t.specialize(whole_tiles)
+            .split(x, bx, xb, v, TailStrategy::ShiftInwards)
+            .reorder(y, xb, bx, c)
+            .vectorize(y, v)
+            .vectorize(xb);
+        in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
+
+        const std::vector<Var> b = block.args();
+        block.compute_at(in_t, bx)
+            .bound_storage(b[0], v)
+            .bound_storage(b[1], v)
+            .vectorize(b[0], v, TailStrategy::GuardWithIf)
+            .unroll(b[1], v, TailStrategy::GuardWithIf);
+        for (int channels : {3, 4}) {
+            block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
+        }
     }
     f.sum_y.compute_at(f.output, f.x).vectorize(f.x);
     f.sum_y.update().vectorize(f.x);
-    if (f.constant_taps) {
-        f.sum_x.update().unroll(f.rx);
-        f.sum_y.update().unroll(f.ry);
-    }
+    if (f.constant_taps) f.sum_y.update().unroll(f.ry);
 }
 
 }  // namespace hres
