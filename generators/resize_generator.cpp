@@ -84,7 +84,8 @@ public:
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: 0 = vector width, 1 = scalar
+    GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
+    GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 16};
     // CUDA: output rows per thread; 0 = the tuned default, 4 without
@@ -152,7 +153,7 @@ public:
                 const int rows = gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : (antialias ? 2 : 4);
                 schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height, rows});
             } else {
-                schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier, 0, 0, horizontal_lanes});
+                schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier, 0, 0, horizontal_lanes, vertical_vectors});
             }
         }
     }

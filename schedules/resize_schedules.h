@@ -18,9 +18,11 @@ struct ResizeKnobs {
     // nearest only: lanes of the gathers (0 = the vector width above, 1 = scalar)
     int gather_lanes = 0;              // planar layouts
     int interleaved_gather_lanes = 0;  // interleaved layouts, 3 or 4 channels
-    // bilinear/bicubic only: lanes of the horizontal pass, whose taps are
-    // gathers (0 = the vector width, 1 = scalar)
+    // bilinear/bicubic only: rows per vector (and tile edge) of the
+    // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;
+    // bilinear/bicubic only: vectors of outputs per tap of the vertical pass
+    int vertical_vectors = 1;
 };
 
 struct NearestResizeFuncs {

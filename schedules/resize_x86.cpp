@@ -10,6 +10,8 @@
 #include "resize_schedules.h"
 #include "x86_loops.h"
 
+#include <algorithm>
+
 namespace hres {
 
 using namespace Halide;
@@ -49,7 +51,8 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         if (table.dimensions() == 2) table.reorder_storage(table.args()[1], table.args()[0]);
     }
 
-    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vec, vec, knobs.rows_per_task);
+    const int vertical = vec * std::max(1, knobs.vertical_vectors);
+    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vertical, vertical, knobs.rows_per_task);
 
     // The horizontal pass, vectorised across rows instead of along x: tap k
     // of output x then reads one input column, the same for every lane, so
@@ -75,8 +78,12 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         .reorder_storage(f.y, f.x, f.c, f.n)
         .bound_storage(f.y, v)
         .bound_storage(f.x, v)
-        .vectorize(f.y, v, TailStrategy::GuardWithIf);
-    f.sum_x.update().reorder(f.y, f.rx, f.x).vectorize(f.y, v, TailStrategy::GuardWithIf);
+        .vectorize(f.y, v, TailStrategy::GuardWithIf)
+        .unroll(f.x, v, TailStrategy::GuardWithIf);
+    f.sum_x.update()
+        .reorder(f.y, f.rx, f.x)
+        .vectorize(f.y, v, TailStrategy::GuardWithIf)
+        .unroll(f.x, v, TailStrategy::GuardWithIf);
     if (f.constant_taps) f.sum_x.update().unroll(f.rx);
     // ... turned back to x-fastest.
     Func tile = f.sum_x.in(f.resized_x);
