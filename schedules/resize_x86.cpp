@@ -36,9 +36,17 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
 
 // Separable filters: the horizontal pass is computed for a whole image of the
 // batch (H_in x W_out x C: 1.1 MB for the seed case in float32, within L2 on
-// the machines we measure), then the vertical pass streams over it. Computing
-// the horizontal pass per output strip would need the strip's input rows,
-// which bounds inference cannot derive from the data-dependent tap tables.
+// the machines we measure), in strips of rows for the thread pool, then the
+// vertical pass streams over it. Computing the horizontal pass per output
+// strip would need the strip's input rows, which bounds inference cannot
+// derive from the data-dependent tap tables.
+//
+// Vectorising the horizontal pass across rows (below) rather than along x
+// (per-lane gathers), H200 host, AVX-512, 1 thread, 2026-11-21, same run as
+// PyTorch, OpenCV and Pillow (bench/RESULTS.md): bilinear+aa u8 nchw 255 us
+// (was about 2x that), now below cv2.resize INTER_AREA and Pillow; on the
+// build machine (AMD EPYC, AVX2) bicubic+aa f32 1713 -> 663 us, bilinear f32
+// 327 -> 212 us.
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
                                   const ResizeKnobs &knobs) {
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
@@ -64,7 +72,16 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // constant storage, vectorised in both dimensions so that Halide emits
     // them as one dense load, a shuffle and one dense store. Images narrower
     // or shorter than v take the same loops with guarded partial tiles.
-    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : vec;
+    //
+    // Rows per vector (also the tile edge), H200 host (16-core x86, AVX-512),
+    // 1 thread, 2026-11-21, 1x3x345x456 -> 270x270, nchw/nhwc: float32
+    // without antialias 8 rows 178/194 us vs 16 rows 259/392 us (two taps do
+    // too little work to pay for 16 x 16 transposes); every other case is
+    // faster at 16 (uint8 bilinear 171 vs 189 us, bicubic+aa 382 vs 849 us,
+    // float32 bicubic+aa 417 vs 496 us). AVX2 and SSE4.1 use their natural
+    // 8 and 4.
+    const bool light_taps = f.constant_taps && f.output.type() == Float(32);
+    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : (light_taps ? std::min(vec, 8) : vec);
     const Expr whole_tiles = f.in_width >= v && f.in_height >= v && f.out_width >= v;
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
     f.resized_x.compute_at(f.output, f.n);
