@@ -51,13 +51,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
                                   const ResizeKnobs &knobs) {
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
     const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
-    for (Func table : f.tables) {
-        table.compute_root();
-        // Weight tables are (k, i): store them i-major, so a vector of
-        // outputs reads tap k's weights with one dense load instead of a
-        // strided gather.
-        if (table.dimensions() == 2) table.reorder_storage(table.args()[1], table.args()[0]);
-    }
+    // Both passes read each weight as a scalar broadcast (tap k of one
+    // output), so the tables keep their natural (k, i) storage: an output's
+    // taps are adjacent.
+    for (Func table : f.tables) table.compute_root();
 
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
     schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vertical, vertical, knobs.rows_per_task);

@@ -142,25 +142,29 @@ std::vector<CorpusCase> load_corpus() {
     return cases;
 }
 
-hres::io::HostImage load_array(const CorpusCase &c, const std::string &role) {
-    hres::io::HostImage image;
+namespace {
+
+// Reads the case's `role` array with `read` (into *out); a missing role or an
+// unreadable file fails the current test.
+template<typename T, typename Reader>
+T load_role(const CorpusCase &c, const std::string &role, Reader read) {
+    T out;
     std::string error;
     auto it = c.files.find(role);
     EXPECT_NE(it, c.files.end()) << c.id << " has no " << role << " array";
-    if (it == c.files.end()) return image;
-    EXPECT_TRUE(hres::io::read_image(data_dir() + "/conformance/" + it->second, &image, &error))
-        << error;
-    return image;
+    if (it == c.files.end()) return out;
+    EXPECT_TRUE(read(data_dir() + "/conformance/" + it->second, &out, &error)) << error;
+    return out;
+}
+
+}  // namespace
+
+hres::io::HostImage load_array(const CorpusCase &c, const std::string &role) {
+    return load_role<hres::io::HostImage>(c, role, hres::io::read_image);
 }
 
 hres::io::NpyArray load_npy(const CorpusCase &c, const std::string &role) {
-    hres::io::NpyArray array;
-    std::string error;
-    auto it = c.files.find(role);
-    EXPECT_NE(it, c.files.end()) << c.id << " has no " << role << " array";
-    if (it == c.files.end()) return array;
-    EXPECT_TRUE(hres::io::read_npy_array(data_dir() + "/conformance/" + it->second, &array, &error)) << error;
-    return array;
+    return load_role<hres::io::NpyArray>(c, role, hres::io::read_npy_array);
 }
 
 }  // namespace hres_test
