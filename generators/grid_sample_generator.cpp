@@ -146,9 +146,12 @@ protected:
     }
 
     template<typename In, typename Out>
-    void schedule(In &input, Out &output, const Sampled &s, const std::vector<Func> &tables) {
+    void schedule(In &input, Out &output, const Sampled &s, Expr padding, const std::vector<Func> &tables) {
         if (this->using_autoscheduler()) return;
-        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output)};
+        // Zeros and border padding leave a much shorter footprint than
+        // reflection's mirroring, worth specialised loops.
+        std::vector<Expr> padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
+        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
@@ -175,7 +178,7 @@ public:
         grid.set_estimates({{0, 2}, {0, 456}, {0, 345}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, {});
+        schedule(input, output, s, padding, {});
     }
 };
 
@@ -209,7 +212,7 @@ public:
         theta.set_estimates({{0, 3}, {0, 2}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, {column_terms, row_terms});
+        schedule(input, output, s, padding, {column_terms, row_terms});
     }
 };
 

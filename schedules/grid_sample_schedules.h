@@ -22,6 +22,9 @@ struct GridSampleFuncs {
     std::vector<Halide::Func> tables;  // per-call tables (the affine generator's row/column terms)
     Halide::Var x, y, c, n;
     LayoutConditions layout;
+    // Conditions on the run-time padding mode under which the footprint
+    // simplifies (the general footprint serves the rest).
+    std::vector<Halide::Expr> padding_cases;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

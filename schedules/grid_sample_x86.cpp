@@ -41,14 +41,22 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     rgb.reorder(f.c, f.x, f.y, f.n).unroll(f.c);
     if (lanes > 1) rgb.vectorize(f.x, lanes, TailStrategy::ShiftInwards);
     rows_in_parallel(rgb);
-    // Everything else, planar above all: channels inside rows, so a row's
-    // footprint serves all channels.
-    Stage rest = f.output;
-    rest.reorder(f.x, f.c, f.y, f.n);
-    if (lanes > 1) rest.vectorize(f.x, lanes, TailStrategy::ShiftInwards);
-    rows_in_parallel(rest);
+    // Planar (and every other layout): channels inside rows, so a row's
+    // footprint serves all channels. The planar branch knows x's unit stride,
+    // so its stores are dense vectors instead of one store per lane.
+    for (Stage s : {f.output.specialize(f.layout.planar()), Stage(f.output)}) {
+        s.reorder(f.x, f.c, f.y, f.n);
+        if (lanes > 1) s.vectorize(f.x, lanes, TailStrategy::ShiftInwards);
+        rows_in_parallel(s);
+    }
 
-    f.footprint.compute_at(f.output, yi).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    // Footprints specialised per padding mode: otherwise every mode pays for
+    // reflection's mirroring (a division per axis and tap).
+    f.footprint.compute_at(f.output, yi);
+    for (const Expr &padding : f.padding_cases) {
+        f.footprint.specialize(padding).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    }
+    f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
 }
 
 }  // namespace hres
