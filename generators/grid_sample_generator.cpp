@@ -116,7 +116,7 @@ public:
     GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
     GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    GeneratorParam<int> gather_lanes{"gather_lanes", 0};  // x86: 0 = vector width, 1 = scalar gathers
+    GeneratorParam<int> gather_lanes{"gather_lanes", 8};  // x86: lanes per gather, 0 = vector width, 1 = scalar
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
