@@ -12,7 +12,7 @@ using namespace hres;
 
 class Flip : public Generator<Flip> {
 public:
-    GeneratorParam<int> rows_per_task{"rows_per_task", 32};
+    GeneratorParam<int> task_bytes{"task_bytes", 256 << 10};  // x86: output bytes per parallel task
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> serial_elements{"serial_elements", 1 << 18};  // x86: no parallel loop up to this size
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
@@ -52,7 +52,7 @@ public:
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
-                schedule_flip_x86(funcs, get_target(), {rows_per_task, vector_multiplier, serial_elements});
+                schedule_flip_x86(funcs, get_target(), {task_bytes, vector_multiplier, serial_elements});
             }
         }
     }

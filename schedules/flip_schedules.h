@@ -8,7 +8,7 @@
 namespace hres {
 
 struct FlipKnobs {
-    int rows_per_task;      // output rows per parallel task
+    int task_bytes;         // output bytes per parallel task (whole rows, at least one)
     int vector_multiplier;  // vector width = multiplier * natural width of the pixel type
     int serial_elements;    // images of at most this many elements run in one serial loop
 };

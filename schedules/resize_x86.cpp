@@ -31,7 +31,7 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout,
                           knobs.gather_lanes > 0 ? knobs.gather_lanes : vec,
                           knobs.interleaved_gather_lanes > 0 ? knobs.interleaved_gather_lanes : vec,
-                          knobs.rows_per_task);
+                          knobs.rows_per_task, true);
 }
 
 // Separable filters: the horizontal pass is computed for a whole image of the
@@ -57,7 +57,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     for (Func table : f.tables) table.compute_root();
 
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
-    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vertical, vertical, knobs.rows_per_task);
+    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vertical, vertical, knobs.rows_per_task, false);
 
     // The horizontal pass, vectorised across rows instead of along x: tap k
     // of output x then reads one input column, the same for every lane, so

@@ -11,19 +11,23 @@ int vector_width(const Target &target, Type t, int multiplier) {
 }
 
 void schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
-                           const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows) {
+                           const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows,
+                           bool images_in_tasks) {
     Var yo("yo"), yi("yi"), task("strips");
-    // One parallel loop over the strips of all planes of an image: small
-    // images still give the thread pool enough tasks, and it is entered once
-    // per image. (n stays a loop of its own: filtered resizes compute their
-    // horizontal pass per image, at n.)
+    // One parallel loop over the strips of all planes of an image (or of the
+    // batch): small images still give the thread pool enough tasks, and it
+    // is entered once. Nearest resize, 4x3x1080x1920 -> 540x960, H200 host,
+    // 16 threads, 2026-11-21: one loop per image gave 42-63% parallel
+    // efficiency (34 tasks per loop for interleaved images, four fork-joins).
     auto rows_in_parallel = [&](Stage s, int vec, bool planes) {
         s.split(y, yo, yi, rows, TailStrategy::GuardWithIf);
         if (planes) {
-            s.fuse(yo, c, task).parallel(task);
+            s.fuse(yo, c, task);
         } else {
-            s.parallel(yo);
+            s.rename(yo, task);
         }
+        if (images_in_tasks) s.fuse(task, n, task);
+        s.parallel(task);
         if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
     };
     for (int channels : {3, 4}) {

@@ -14,8 +14,11 @@ int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 // images work, and for interleaved layouts with 3 or 4 channels c unrolled
 // innermost so that stores interleave in registers instead of scattering.
 // Specialises `f` (a Func, or a specialisation of one) on the layout.
+// `images_in_tasks`: one parallel loop over the strips of every image of the
+// batch; otherwise n stays a serial loop around one parallel loop per image
+// (for pipelines with per-image intermediates computed at n).
 void schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
                            const Halide::Var &n, const LayoutConditions &layout, int vec_planar,
-                           int vec_interleaved, int rows);
+                           int vec_interleaved, int rows, bool images_in_tasks);
 
 }  // namespace hres
