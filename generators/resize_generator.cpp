@@ -153,7 +153,10 @@ public:
                 const int rows = gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : (antialias ? 2 : 4);
                 schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height, rows});
             } else {
-                schedule_resize_filtered_x86(funcs, get_target(), {rows_per_task, vector_multiplier, 0, 0, horizontal_lanes, vertical_vectors});
+                ResizeKnobs knobs{rows_per_task, vector_multiplier};
+                knobs.horizontal_lanes = horizontal_lanes;
+                knobs.vertical_vectors = vertical_vectors;
+                schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }
         }
     }

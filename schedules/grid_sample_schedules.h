@@ -13,7 +13,7 @@ namespace hres {
 struct GridSampleKnobs {
     int rows_per_task;      // output rows per parallel task
     int vector_multiplier;  // vector width = multiplier * natural float32 width
-    int gather_lanes = 8;   // lanes of the output (gather) loop: 0 = the vector width, 1 = scalar
+    int gather_lanes;       // lanes of the output (gather) loop: 0 = the vector width, 1 = scalar
 };
 
 struct GridSampleFuncs {

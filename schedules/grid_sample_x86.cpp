@@ -31,28 +31,28 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     for (Func table : f.tables) {
         table.compute_root();
     }
+    // Every branch: rows in parallel tasks, x in vectors of `width` lanes
+    // (whole vectors, the last shifted inwards), channels either inside the
+    // x vector (unrolled) or around the row.
     Var yo("yo"), yi("yi");
-    auto rows_in_parallel = [&](Stage s) {
+    auto loops = [&](Stage s, bool channels_inside, int width) {
+        if (channels_inside) {
+            s.reorder(f.c, f.x, f.y, f.n).unroll(f.c);
+        } else {
+            s.reorder(f.x, f.c, f.y, f.n);
+        }
+        if (width > 1) s.vectorize(f.x, width, TailStrategy::ShiftInwards);
         s.split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf).parallel(yo);
     };
     // Images narrower than a vector: scalar.
-    Expr width = f.output.output_buffer().dim(0).extent();
-    Stage narrow = f.output.specialize(width < lanes);
-    narrow.reorder(f.x, f.c, f.y, f.n);
-    rows_in_parallel(narrow);
-    // Interleaved RGB: c unrolled inside the x vector, so stores interleave in registers.
-    Stage rgb = f.output.specialize(f.layout.interleaved(3));
-    rgb.reorder(f.c, f.x, f.y, f.n).unroll(f.c);
-    if (lanes > 1) rgb.vectorize(f.x, lanes, TailStrategy::ShiftInwards);
-    rows_in_parallel(rgb);
-    // Planar (and every other layout): channels inside rows, so a row's
+    loops(f.output.specialize(f.output.output_buffer().dim(0).extent() < lanes), false, 1);
+    // Interleaved RGB: c inside the x vector, so stores interleave in registers.
+    loops(f.output.specialize(f.layout.interleaved(3)), true, lanes);
+    // Planar (and every other layout): channels around rows, so a row's
     // footprint serves all channels. The planar branch knows x's unit stride,
     // so its stores are dense vectors instead of one store per lane.
-    for (Stage s : {f.output.specialize(f.layout.planar()), Stage(f.output)}) {
-        s.reorder(f.x, f.c, f.y, f.n);
-        if (lanes > 1) s.vectorize(f.x, lanes, TailStrategy::ShiftInwards);
-        rows_in_parallel(s);
-    }
+    loops(f.output.specialize(f.layout.planar()), false, lanes);
+    loops(f.output, false, lanes);
 
     // Footprints specialised per padding mode: otherwise every mode pays for
     // reflection's mirroring (a division per axis and tap).
