@@ -117,6 +117,10 @@ public:
     GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> gather_lanes{"gather_lanes", 8};  // x86: lanes per gather, 0 = vector width, 1 = scalar
+    // x86, interleaved RGB: output pixels per footprint buffer, 0 = whole
+    // rows; -1 = the tuned default: 32 for bicubic, whole rows otherwise
+    // (schedules/grid_sample_x86.cpp says why).
+    GeneratorParam<int> interleaved_chunk{"interleaved_chunk", -1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -155,7 +159,8 @@ protected:
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
-            schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier, gather_lanes});
+            const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (mode == SampleMode::bicubic ? 32 : 0);
+            schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier, gather_lanes, chunk});
         }
     }
 };

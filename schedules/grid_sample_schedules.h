@@ -14,6 +14,7 @@ struct GridSampleKnobs {
     int rows_per_task;      // output rows per parallel task
     int vector_multiplier;  // vector width = multiplier * natural float32 width
     int gather_lanes;       // lanes of the output (gather) loop: 0 = the vector width, 1 = scalar
+    int interleaved_chunk;  // interleaved RGB: output pixels per footprint buffer, 0 = whole rows
 };
 
 struct GridSampleFuncs {

@@ -3,14 +3,19 @@
 // The work per output pixel is a data-dependent gather of 1, 4 or 16 input
 // pixels per channel; everything before the gather (grid read or affine map,
 // unnormalisation, padding, tap indices and weights) depends on the pixel only.
-// So the footprint is computed once per output row, vectorised, into a small
-// row buffer, and every channel's gathers read it. Rows are parallel tasks.
+// So the footprint is computed once per output row (or per chunk of one),
+// vectorised, into a small buffer, and every channel's gathers read it. Rows
+// are parallel tasks.
 //
 // Code size is kept in check on purpose (bicubic has 16 gathers per channel
-// and every branch is compiled for four ISAs): one footprint loop for all
-// padding modes (its selects are cheap next to the gathers), whole vectors
-// with the last one shifted inwards instead of a predicated tail, and one
-// unrolled-channel branch, for 3-channel interleaved images (RGB).
+// and every branch is compiled for four ISAs): whole vectors with the last one
+// shifted inwards instead of a predicated tail, one unrolled-channel branch
+// (3-channel interleaved images, RGB), and footprints specialised only for
+// the padding modes where that pays.
+//
+// Tried and measured slower on the H200 host (bench/RESULTS.md): scalar
+// gathers over a footprint of clamped indices, and masks ANDed into the
+// pixels instead of selects.
 #include "grid_sample_schedules.h"
 #include "x86_loops.h"
 
@@ -31,32 +36,45 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     for (Func table : f.tables) {
         table.compute_root();
     }
-    // Every branch: rows in parallel tasks, x in vectors of `width` lanes
-    // (whole vectors, the last shifted inwards), channels either inside the
-    // x vector (unrolled) or around the row.
-    Var yo("yo"), yi("yi");
-    auto loops = [&](Stage s, bool channels_inside, int width) {
-        if (channels_inside) {
-            s.reorder(f.c, f.x, f.y, f.n).unroll(f.c);
+    // Every branch: rows in parallel tasks; along a row, `chunk` pixels at a
+    // time (whole rows, or a constant number): their footprint is computed,
+    // vectorised, into a buffer, then every channel's gathers read it.
+    Var yo("yo"), yi("yi"), xo("xo"), xi("xi");
+    auto loops = [&](Stage s, bool unroll_c, Expr chunk, TailStrategy tail, int width) {
+        s.split(f.x, xo, xi, chunk, tail);
+        if (unroll_c) {
+            s.reorder(f.c, xi, xo, f.y, f.n).unroll(f.c);
         } else {
-            s.reorder(f.x, f.c, f.y, f.n);
+            s.reorder(xi, f.c, xo, f.y, f.n);
         }
-        if (width > 1) s.vectorize(f.x, width, TailStrategy::ShiftInwards);
+        if (width > 1) s.vectorize(xi, width, TailStrategy::ShiftInwards);
         s.split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf).parallel(yo);
     };
+    Expr row = f.output.output_buffer().dim(0).extent();
     // Images narrower than a vector: scalar.
-    loops(f.output.specialize(f.output.output_buffer().dim(0).extent() < lanes), false, 1);
-    // Interleaved RGB: c inside the x vector, so stores interleave in registers.
-    loops(f.output.specialize(f.layout.interleaved(3)), true, lanes);
-    // Planar (and every other layout): channels around rows, so a row's
+    loops(f.output.specialize(row < lanes), false, row, TailStrategy::GuardWithIf, 1);
+    // Interleaved RGB: c inside the x vector, so stores interleave in
+    // registers. With a constant chunk the footprint's buffers (bicubic has
+    // 16) sit at constant stack offsets instead of taking a register, or a
+    // spill, each. H200 host (AVX-512, 1 thread, 2x3x345x456 NHWC, side by
+    // side, 2026-11-21): bicubic f32 8.6 -> 7.4 ms, u8 9.7 -> 8.1 ms with 32
+    // pixels (64: 7.7 and 8.6 ms); bilinear and nearest gain nothing (up to
+    // 35% slower for nearest u8), so they keep whole rows.
+    if (knobs.interleaved_chunk > 0) {
+        loops(f.output.specialize(f.layout.interleaved(3) && row >= knobs.interleaved_chunk), true,
+              knobs.interleaved_chunk, TailStrategy::ShiftInwards, lanes);
+    } else {
+        loops(f.output.specialize(f.layout.interleaved(3)), true, row, TailStrategy::GuardWithIf, lanes);
+    }
+    // Planar (and every other layout): channels around whole rows, so a row's
     // footprint serves all channels. The planar branch knows x's unit stride,
-    // so its stores are dense vectors instead of one store per lane.
-    loops(f.output.specialize(f.layout.planar()), false, lanes);
-    loops(f.output, false, lanes);
+    // so its stores are dense vectors instead of one per lane.
+    loops(f.output.specialize(f.layout.planar()), false, row, TailStrategy::GuardWithIf, lanes);
+    loops(f.output, false, row, TailStrategy::GuardWithIf, lanes);
 
     // Footprints specialised per padding mode: otherwise every mode pays for
     // reflection's mirroring (a division per axis and tap).
-    f.footprint.compute_at(f.output, yi);
+    f.footprint.compute_at(f.output, xo);
     for (const Expr &padding : f.padding_cases) {
         f.footprint.specialize(padding).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
