@@ -24,9 +24,14 @@ enum class Filter { linear, cubic };
 inline int filter_support(Filter f) { return f == Filter::linear ? 2 : 4; }
 
 // Keys cubic convolution in PyTorch's evaluation forms (SPEC.md 4): cc1 for
-// |d| <= 1, cc2 for 1 < |d| < 2. The forms matter for float rounding.
-inline Expr cubic_near(Expr d, Expr a) { return ((a + 2) * d - (a + 3)) * d * d + 1; }
-inline Expr cubic_far(Expr d, Expr a) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; }
+// |d| <= 1, cc2 for 1 < |d| < 2. The forms matter for float rounding, so the
+// products stay unfused on CUDA too.
+inline Expr cubic_near(Expr d, Expr a) {
+    return unfused_product(unfused_product(unfused_product(a + 2, d) - (a + 3), d), d) + 1;
+}
+inline Expr cubic_far(Expr d, Expr a) {
+    return unfused_product(unfused_product(unfused_product(a, d) - 5 * a, d) + 8 * a, d) - 4 * a;
+}
 
 // The four weights of taps floor(u)-1 .. floor(u)+2 at fraction t = u - floor(u),
 // each in the form PyTorch's float kernels evaluate (resize and grid_sample).

@@ -65,11 +65,13 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
         Expr west = strict_float(1.0f - east), north = strict_float(1.0f - south);
         // The four corner weights as PyTorch forms them: products first.
         s.footprint(x, y, n) = {tap_index(x0, width), tap_index(y0, height),
-                                strict_float(north * west), strict_float(north * east),
-                                strict_float(south * west), strict_float(south * east)};
+                                unfused_product(north, west), unfused_product(north, east),
+                                unfused_product(south, west), unfused_product(south, east)};
         Expr xi = f(x, y, n)[0], yi = f(x, y, n)[1];
-        s.value = strict_float(read(xi, yi) * f(x, y, n)[2] + read(xi + 1, yi) * f(x, y, n)[3] +
-                               read(xi, yi + 1) * f(x, y, n)[4] + read(xi + 1, yi + 1) * f(x, y, n)[5]);
+        s.value = strict_float(unfused_product(read(xi, yi), f(x, y, n)[2]) +
+                               unfused_product(read(xi + 1, yi), f(x, y, n)[3]) +
+                               unfused_product(read(xi, yi + 1), f(x, y, n)[4]) +
+                               unfused_product(read(xi + 1, yi + 1), f(x, y, n)[5]));
         break;
     }
     case SampleMode::bicubic: {
@@ -95,10 +97,10 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
         for (int j = 0; j < 4; j++) {
             Expr row;
             for (int k = 0; k < 4; k++) {
-                Expr term = read(f(x, y, n)[k], f(x, y, n)[4 + j]) * f(x, y, n)[8 + k];
+                Expr term = unfused_product(read(f(x, y, n)[k], f(x, y, n)[4 + j]), f(x, y, n)[8 + k]);
                 row = row.defined() ? row + term : term;
             }
-            Expr term = row * f(x, y, n)[12 + j];
+            Expr term = unfused_product(row, f(x, y, n)[12 + j]);
             sum = sum.defined() ? sum + term : term;
         }
         s.value = strict_float(sum);
