@@ -26,20 +26,20 @@ using Halide::Internal::make_zero;
 // keeps the plain operation: strict_float already stops contraction there.
 inline Expr on_cuda(Expr cuda, Expr cpu) { return select(target_has_feature(Target::CUDA), cuda, cpu); }
 
-inline Expr libdevice(const char *name, Expr a, Expr b) {
-    return Halide::Internal::Call::make(Float(32), name, {a, b}, Halide::Internal::Call::PureExtern);
+inline Expr libdevice(const char *name, const std::vector<Expr> &args) {
+    return Halide::Internal::Call::make(Float(32), name, args, Halide::Internal::Call::PureExtern);
 }
 
 // a * b rounded once and never fused into a following add or subtract.
 inline Expr unfused_product(Expr a, Expr b) {
     if (a.type() != Float(32)) return strict_float(a * b);
-    return strict_float(on_cuda(libdevice("__nv_fmul_rn", a, b), a * b));
+    return strict_float(on_cuda(libdevice("__nv_fmul_rn", {a, b}), a * b));
 }
 
 // a / b correctly rounded.
 inline Expr exact_quotient(Expr a, Expr b) {
     if (a.type() != Float(32)) return strict_float(a / b);
-    return strict_float(on_cuda(libdevice("__nv_fdiv_rn", a, b), a / b));
+    return strict_float(on_cuda(libdevice("__nv_fdiv_rn", {a, b}), a / b));
 }
 
 // PyTorch's compute_scales_value: 1/s for an explicit scale factor s > 0
@@ -47,13 +47,13 @@ inline Expr exact_quotient(Expr a, Expr b) {
 inline Expr scale_from_sizes_or_factor(Expr user_scale, Expr in, Expr out, Type t) {
     return strict_float(select(user_scale > Expr(0.0),
                                cast(t, Expr(1.0) / user_scale),
-                               cast(t, in) / cast(t, out)));
+                               exact_quotient(cast(t, in), cast(t, out))));
 }
 
 // PyTorch's area_pixel_compute_scale: with align_corners the corner pixel
 // centres map onto each other and an explicit scale factor is ignored.
 inline Expr area_pixel_scale(Expr in, Expr out, Expr align_corners, Expr user_scale, Type t) {
-    Expr corners = select(out > 1, cast(t, in - 1) / cast(t, out - 1), make_zero(t));
+    Expr corners = select(out > 1, exact_quotient(cast(t, in - 1), cast(t, out - 1)), make_zero(t));
     return strict_float(select(align_corners, corners,
                                scale_from_sizes_or_factor(user_scale, in, out, t)));
 }
@@ -91,17 +91,25 @@ inline Expr nearest_source(Expr i, Expr in, Expr out, Expr user_scale, bool exac
 // the sum rounds (twice, which differs from one rounding in ~2^-29 of cases),
 // on every x86 target alike, FMA unit or not.
 inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
-    return strict_float(cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c)));
+    // CUDA has the fused operation itself; the float64 detour would be
+    // narrowed back to separate float32 operations there.
+    Expr emulated = cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c));
+    return strict_float(on_cuda(libdevice("__nv_fmaf", {a, b, c}), emulated));
 }
 
 // grid_sample's map from a normalised coordinate g (-1 and +1 are the image
 // edges, or with align_corners the corner pixel centres) to input pixel units,
 // in the form of PyTorch's vectorised CPU kernel: (g + 1) * ((size - 1) / 2),
-// or (g + 1) * (size / 2) - 0.5.
+// or (g + 1) * (size / 2) - 0.5, where its compiled code fuses the multiply
+// and the subtract. Only the fused form reproduces PyTorch 2.11's CPU
+// grid_sample bit for bit at 1080x1920 (H200 host, 2026-11-21); rounded
+// twice, the coordinate is an ulp off, which times a pixel gradient is up to
+// 5e-5 there.
 inline Expr grid_unnormalize(Expr g, Expr size, Expr align_corners) {
-    Expr half_span = select(align_corners, cast<float>(size - 1), cast<float>(size)) / 2.0f;
-    Expr u = unfused_product(g + 1.0f, half_span);
-    return strict_float(select(align_corners, u, u - 0.5f));
+    Expr shifted = strict_float(g + 1.0f);
+    Expr corners = unfused_product(shifted, cast<float>(size - 1) / 2.0f);
+    Expr centres = fused_multiply_add_f32(shifted, cast<float>(size) / 2.0f, -0.5f);
+    return strict_float(select(align_corners, corners, centres));
 }
 
 // affine_grid's base coordinate j of n along one axis (SPEC.md 7):
@@ -109,7 +117,7 @@ inline Expr grid_unnormalize(Expr g, Expr size, Expr align_corners) {
 // the first half, from +1 downwards in the second, each a fused multiply-add),
 // then without align_corners scaled by (n - 1) / n (multiply, then divide).
 inline Expr affine_base(Expr j, Expr n, Expr align_corners) {
-    Expr step = strict_float(2.0f / cast<float>(n - 1));
+    Expr step = exact_quotient(2.0f, cast<float>(n - 1));
     Expr lin = select(j < n / 2, fused_multiply_add_f32(step, cast<float>(j), -1.0f),
                       fused_multiply_add_f32(-step, cast<float>(n - 1 - j), 1.0f));
     Expr centred = exact_quotient(strict_float(lin * cast<float>(n - 1)), cast<float>(n));

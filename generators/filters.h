@@ -245,7 +245,7 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Func total("total_" + axis.name);
     total(i) = make_zero(t);
     total(i) = strict_float(total(i) + raw(tap, i));  // sequential, as PyTorch sums
-    Expr normalised = strict_float(select(total(i) != 0, raw(k, i) / total(i), raw(k, i)));
+    Expr normalised = strict_float(select(total(i) != 0, exact_quotient(raw(k, i), total(i)), raw(k, i)));
 
     Expr unchanged = axis.in == axis.out;
     AxisTaps taps;

@@ -9,7 +9,8 @@
 // What the float32 reference computes (op by op in float32, as ref_gs.py):
 //   * unnormalisation in the CPU vectorised forms of SPEC 6.1:
 //       align_corners: (g + 1) * ((size - 1) / 2)
-//       otherwise:     (g + 1) * (size / 2) - 0.5
+//       otherwise:     (g + 1) * (size / 2) - 0.5, one fused multiply-add as
+//                      PyTorch's compiled kernel evaluates it
 //   * reflection in the CPU vectorised form of SPEC 6.2:
 //       a = |u - low|, e = a - trunc(a / tw) * tw, r = min(e, tw - e) + low
 //   * nearest: rne (std::nearbyint, ties to even) of the padded coordinate;
