@@ -345,6 +345,30 @@ void fixed_shapes() {
 TEST(GridSampleVsReference, FixedShapesFloat32) { fixed_shapes<float>(); }
 TEST(GridSampleVsReference, FixedShapesUint8) { fixed_shapes<uint8_t>(); }
 
+// Wide and tall images, where an ulp of the unnormalised coordinate (about
+// 1.2e-4 pixels at x ~ 1900) times a pixel gradient exceeds the tolerance:
+// the coordinate must round as PyTorch's fused multiply-add does (coords.h;
+// the separately rounded form was 5.4e-5 off PyTorch at 1080x1920).
+TEST(AffineGridSampleVsReference, LargeExtentsRoundCoordinatesAsPyTorch) {
+    const std::vector<float> theta = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f};
+    for (bool ac : {false, true})
+        for (auto [h, w] : {std::pair{16, 1920}, {1080, 16}}) {
+            Config cfg;
+            cfg.options = {Interp::bilinear, Padding::zeros, ac};
+            cfg.n = 1, cfg.c = 1, cfg.h = h, cfg.w = w, cfg.oh = h, cfg.ow = w;
+            SCOPED_TRACE(cfg.str());
+            // A checkerboard: a gradient of 1 everywhere, so any coordinate
+            // difference shows in full.
+            std::vector<float> in(size_t(h) * w);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) in[size_t(y) * w + x] = float((x + y) % 2);
+            const auto grid = hres_ref::affine_grid(theta, 1, h, w, ac);
+            std::vector<float> got;
+            ASSERT_TRUE(affine_in_layout(in, 1, 1, h, w, theta, h, w, cfg.options, Layout::nchw, Layout::nchw, &got).ok());
+            EXPECT_TRUE(matches_reference(got, reference_float(in, cfg, grid), 1, h, w, {}, false, nullptr));
+        }
+}
+
 // Identity theta at the input's size returns the input (SPEC 7: bilinear to
 // ~1e-7, nearest exactly), for both align_corners.
 TEST(AffineGridSampleVsReference, IdentityThetaReturnsTheInput) {
