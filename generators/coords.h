@@ -104,12 +104,11 @@ inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
 // and the subtract. Only the fused form reproduces PyTorch 2.11's CPU
 // grid_sample bit for bit at 1080x1920 (H200 host, 2026-11-21); rounded
 // twice, the coordinate is an ulp off, which times a pixel gradient is up to
-// 5e-5 there.
+// 5e-5 there. With align_corners the addend is 0, and a fused multiply-add
+// of 0 rounds exactly as the plain product, so one form serves both.
 inline Expr grid_unnormalize(Expr g, Expr size, Expr align_corners) {
-    Expr shifted = strict_float(g + 1.0f);
-    Expr corners = unfused_product(shifted, cast<float>(size - 1) / 2.0f);
-    Expr centres = fused_multiply_add_f32(shifted, cast<float>(size) / 2.0f, -0.5f);
-    return strict_float(select(align_corners, corners, centres));
+    Expr half_span = select(align_corners, cast<float>(size - 1), cast<float>(size)) / 2.0f;
+    return fused_multiply_add_f32(g + 1.0f, half_span, select(align_corners, 0.0f, -0.5f));
 }
 
 // affine_grid's base coordinate j of n along one axis (SPEC.md 7):
