@@ -26,9 +26,12 @@ set(HRES_RUNTIME_TARGET x86-64-linux-sse41-cuda)
 set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_61
     CACHE STRING "Halide target of the CUDA kernels")
 
-# hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...])
+# hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...]
+#                 [CUDA_PARAMS <key=value>...] [HOST_ONLY])
+# CUDA_PARAMS are added for the CUDA library only; HOST_ONLY pipelines (helpers
+# the wrapper runs on the host) get no CUDA library.
 function(hres_add_kernel)
-    cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;GENERATOR" "PARAMS")
+    cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY" "NAME;GENERATOR" "PARAMS;CUDA_PARAMS")
     add_halide_library(${ARG_NAME}
                        FROM hres_generators
                        GENERATOR ${ARG_GENERATOR}
@@ -36,12 +39,15 @@ function(hres_add_kernel)
                        USE_RUNTIME hres_halide_runtime
                        PARAMS ${ARG_PARAMS})
     set_property(GLOBAL APPEND PROPERTY HRES_KERNELS ${ARG_NAME})
+    if (ARG_HOST_ONLY)
+        return()
+    endif ()
     add_halide_library(${ARG_NAME}_cuda
                        FROM hres_generators
                        GENERATOR ${ARG_GENERATOR}
                        TARGETS ${HRES_CUDA_TARGET}
                        USE_RUNTIME hres_halide_runtime
-                       PARAMS ${ARG_PARAMS})
+                       PARAMS ${ARG_PARAMS} ${ARG_CUDA_PARAMS})
     set_property(GLOBAL APPEND PROPERTY HRES_KERNELS ${ARG_NAME}_cuda)
 endfunction()
 

@@ -278,4 +278,25 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     return taps;
 }
 
+// `taps` with its start and weight tables (and the uint8 precision) supplied
+// by the caller instead: the CUDA kernels built with host_tables take them as
+// inputs, computed on the host by the resize_taps pipeline from these same
+// functions. Weights arrive as float32 (the uint8 path's int16 values are
+// exact in it). The window bounds and the tap count stay as computed here.
+inline AxisTaps with_given_tables(AxisTaps taps, Func start, Func weight, Expr shift) {
+    const bool fixed = taps.shift.defined();
+    Var k("k");
+    taps.start = Func("given_start_" + start.name());
+    taps.start(taps.i) = start(taps.i);
+    taps.weight = Func("given_weight_" + weight.name());
+    taps.weight(k, taps.i) = fixed ? cast<int16_t>(weight(k, taps.i)) : weight(k, taps.i);
+    if (fixed) {
+        taps.shift = Func("given_shift_" + weight.name());
+        taps.shift() = shift;
+    }
+    taps.tables.clear();
+    taps.largest = Func();
+    return taps;
+}
+
 }  // namespace hres

@@ -91,12 +91,35 @@ public:
     // CUDA: output rows per thread; 0 = the tuned default, 4 without
     // antialias and 2 with (schedules/resize_cuda.cpp says why).
     GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", 0};
+    // The tap tables as inputs (computed by resize_taps on the host) rather
+    // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
+    // whose tables would otherwise be rebuilt per block or copied per call.
+    GeneratorParam<bool> host_tables{"host_tables", false};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> align_corners{"align_corners"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
     Input<double> scale_w{"scale_w"};
     Output<Buffer<void, 4>> output{"output"};
+
+    // With host_tables, after the inputs above: per axis the first input
+    // index of each output (int32), the weights (k, output) as float32 and
+    // the uint8 fixed-point precision (0 for float32).
+    struct GivenTables {
+        Input<Buffer<int32_t, 1>> *start;
+        Input<Buffer<float, 2>> *weight;
+        Input<int> *shift;
+    };
+    GivenTables given_x{}, given_y{};
+
+    void configure() {
+        if (!host_tables) return;
+        for (auto [given, axis] : {std::pair{&given_x, "x"}, std::pair{&given_y, "y"}}) {
+            given->start = add_input<Buffer<int32_t, 1>>(std::string("start_") + axis);
+            given->weight = add_input<Buffer<float, 2>>(std::string("weight_") + axis);
+            given->shift = add_input<int>(std::string("shift_") + axis);
+        }
+    }
 
     void generate() {
         accept_any_layout(input);
@@ -111,6 +134,10 @@ public:
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
         AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k)
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
+        if (host_tables) {
+            taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift);
+            taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift);
+        }
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
         Expr tap_x = taps_x.tap(rx);
@@ -162,7 +189,51 @@ public:
     }
 };
 
+// The tap tables of one axis of a filtered resize, computed on the host for
+// the CUDA kernels built with host_tables (the wrapper caches them on the
+// device per shape). The same functions as the kernels' own tables, so CUDA
+// results equal the CPU's.
+class ResizeTaps : public Generator<ResizeTaps> {
+public:
+    GeneratorParam<Filter> filter{"filter", Filter::linear,
+                                  {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
+    GeneratorParam<bool> antialias{"antialias", false};
+    GeneratorParam<Type> pixel{"pixel", UInt(8)};
+
+    Input<int> in_extent{"in_extent"};
+    Input<int> out_extent{"out_extent"};
+    Input<bool> align_corners{"align_corners"};
+    Input<double> scale{"scale"};  // explicit scale factor, <= 0 when not given
+    Output<Buffer<int32_t, 1>> start{"start"};
+    // (k, i); taps beyond an output's own ones weigh 0. The caller sizes k:
+    // the filter's support without antialias, at least the tap count with.
+    Output<Buffer<float, 2>> weight{"weight"};
+    Output<int> shift{"shift"};  // uint8's fixed-point precision; 0 for float32
+
+    void generate() {
+        Var i("i"), k("k");
+        AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
+        AxisTaps taps = antialias ? antialias_taps(axis, filter, pixel, i, k)
+                                  : interpolating_taps(axis, filter, pixel, i, k);
+        start(i) = taps.start(i);
+        weight(k, i) = cast<float>(taps.weight(k, i));
+        shift() = taps.shift.defined() ? taps.shift() : Expr(0);
+
+        in_extent.set_estimate(456);
+        out_extent.set_estimate(270);
+        align_corners.set_estimate(false);
+        scale.set_estimate(0.0);
+        start.set_estimates({{0, 270}});
+        weight.set_estimates({{0, 4}, {0, 270}});
+
+        if (!using_autoscheduler()) {
+            schedule_resize_taps_x86(taps.tables);
+        }
+    }
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(ResizeNearest, resize_nearest)
 HALIDE_REGISTER_GENERATOR(ResizeFiltered, resize_filtered)
+HALIDE_REGISTER_GENERATOR(ResizeTaps, resize_taps)

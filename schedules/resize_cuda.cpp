@@ -29,44 +29,28 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
     gpu_plane_threads(f.output, f.x, f.y, f.c, f.n, knobs, loops);
     const LoopLevel block(f.output, loops.xo);
 
-    if (f.constant_taps) {
-        // Without antialias a tap's index and weight take a few operations:
-        // they are inlined where used, which saves a table phase and its
-        // barrier per block.
-        // uint8's per-axis precision (a maximum over every output's weights)
-        // is reduced per block: each of `lanes` threads folds a stride of the
-        // outputs, then one thread the lanes. That is O(outputs) work per
-        // block: 2.2x the float32 time at 270x270, 7x at 1024x1024 (H200,
-        // 2026-11-21). Splitting the fold over all the block's threads, or
-        // folding once per call in a small kernel, gave wrong results
-        // (Halide 21). The tables belong outside the kernel, once per call;
-        // see bench/RESULTS.md.
-        const int lanes = knobs.tile_width;
-        for (auto &m : f.maxima) {
-            RVar outer("outer"), inner("inner");
-            Var lane("lane");
-            Func partial = m.func.update()
-                               .split(m.over, outer, inner, lanes, TailStrategy::GuardWithIf)
-                               .rfactor(inner, lane);
-            partial.compute_at(block).gpu_threads(lane);
-            partial.update().gpu_threads(lane);
-        }
-        for (Func table : f.tables) {
-            if (table.dimensions() == 0) table.compute_at(block);  // the maxima and the precision
-        }
+    if (f.tables.empty()) {
+        // The tables are inputs (host_tables: uint8, and float32 with
+        // antialias), computed once per shape on the host and cached on the
+        // device by the wrapper. Before, uint8 reduced its per-axis precision
+        // (a maximum over every output's weights) in every block, 2.2-7x the
+        // float32 time, or copied host tables per call (57-86 us at
+        // 270x270); float32 with antialias built its tables per block behind
+        // barriers (H200, 2026-11-21; bench/RESULTS.md).
     } else if (!f.maxima.empty()) {
-        // uint8 with antialias: the tables, and the maxima over them that set
-        // their precision, are computed on the host and copied to the device
-        // (as the x86 schedule computes them). Per block in shared memory
-        // (the float path below plus split maxima) gave wrong results on an
-        // H200 (Halide 21; see bench/RESULTS.md).
+        // uint8 built without host_tables: the tables on the host, copied to
+        // the device per call. Correct, but slow (see above).
         for (Func table : f.tables) table.compute_root();
+    } else if (f.constant_taps) {
+        // float32 without antialias: a tap's index and weight take a few
+        // operations; they are inlined where used, which saves a table phase
+        // and its barrier per block.
     } else {
-        // float32 with antialias: per block, one thread per output column /
-        // row, taps looped inside. (Inlining indices and weights, keeping
-        // only the normalising sums per block, was 10-20% slower: each
-        // weight is then a filter evaluation and a division per tap; H200,
-        // 2026-11-21.)
+        // float32 with antialias built without host_tables: per block, one
+        // thread per output column / row, taps looped inside. (Inlining
+        // indices and weights, keeping only the normalising sums per block,
+        // was 10-20% slower: each weight is then a filter evaluation and a
+        // division per tap; H200, 2026-11-21.)
         for (Func table : f.tables) {
             const Var i = table.args().back();
             table.compute_at(block).gpu_threads(i);

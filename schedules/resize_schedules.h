@@ -60,6 +60,8 @@ void schedule_resize_nearest_cuda(NearestResizeFuncs f, const GpuKnobs &knobs);
 void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs);
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Halide::Target &target,
                                  const ResizeKnobs &knobs);
+// resize_taps (host only): the tables once each, ahead of the outputs.
+void schedule_resize_taps_x86(const std::vector<Halide::Func> &tables);
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Halide::Target &target,
                                   const ResizeKnobs &knobs);
 

@@ -144,4 +144,9 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     if (f.constant_taps) f.sum_y.update().unroll(f.ry);
 }
 
+void schedule_resize_taps_x86(const std::vector<Func> &tables) {
+    // O(width) scalar work once per shape (the wrapper caches the result).
+    for (Func table : tables) table.compute_root();
+}
+
 }  // namespace hres

@@ -155,6 +155,42 @@ TEST(Cuda, SeedAntialiasUint8BitIdentical) {
     }
 }
 
+// The tap tables of the uint8 and antialiased kernels are cached on the device
+// per shape and options: calls that differ only in align_corners, an explicit
+// scale or antialias must each get their own tables, in any order, and more
+// shapes than the cache keeps (it drops a context's entries at 256) must stay
+// right.
+TEST(Cuda, CachedTablesFollowEachCallsShapeAndOptions) {
+    REQUIRE_GPU();
+    std::mt19937 rng(21);
+    std::vector<uint8_t> in = random_pixels<uint8_t>(rng, 2 * 3 * 37 * 53);
+    const hres::Image src = view(in, 2, 3, 37, 53, Layout::nhwc);
+    std::vector<hres::ResizeOptions> variants;
+    for (hres::Interp mode : {hres::Interp::bilinear, hres::Interp::bicubic}) {
+        variants.push_back({mode, false, false});
+        variants.push_back({mode, false, true});
+        variants.push_back({mode, true, false});
+        hres::ResizeOptions scaled{mode, false, false};
+        scaled.scale_h = 0.61;
+        scaled.scale_w = 0.43;
+        variants.push_back(scaled);
+    }
+    auto check = [&](const hres::ResizeOptions &o, int oh, int ow) {
+        std::vector<uint8_t> cpu(size_t(2) * 3 * oh * ow), gpu(cpu.size());
+        cpu_and_cuda(in, src, &cpu, &gpu, view(cpu, 2, 3, oh, ow, Layout::nhwc), {},
+                     [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
+        EXPECT_TRUE(images_match(gpu, cpu, 3, oh, ow, 0.0))
+            << hres::to_string(o.mode) << (o.antialias ? " aa" : "") << (o.align_corners ? " ac" : "") << " scale "
+            << o.scale_h << " -> " << oh << "x" << ow;
+    };
+    for (int round = 0; round < 2; round++) {
+        for (size_t v = 0; v < variants.size(); v++) check(variants[round ? variants.size() - 1 - v : v], 22, 23);
+    }
+    for (int ow = 1; ow <= 300; ow++) {
+        check(variants[ow % variants.size()], 1 + ow % 40, ow);
+    }
+}
+
 // Large downscale factors (thumbnails): windows of dozens of input rows per
 // output row, with and without antialias, both dtypes.
 template<typename T>

@@ -14,8 +14,10 @@
 
 #include <dlfcn.h>
 
+#include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 // The CUDA kernels round some float32 products and quotients through
 // libdevice's round-to-nearest primitives (generators/coords.h). Halide also
@@ -50,7 +52,9 @@ struct Driver {
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*cuStreamSynchronize)(CUstream);
+    CUresult (*cuCtxSynchronize)();
     CUresult (*cuGetErrorString)(CUresult, const char **);
+    CUresult (*cuCtxGetId)(CUcontext, unsigned long long *);  // CUDA >= 12.0; may be null
 
     std::string problem;  // why CUDA is unusable; empty when usable
     std::string device_name;
@@ -82,7 +86,9 @@ const Driver &driver() {
                            bind(library, "cuMemcpyHtoD_v2", &d.cuMemcpyHtoD) &&
                            bind(library, "cuMemcpyDtoH_v2", &d.cuMemcpyDtoH) &&
                            bind(library, "cuStreamSynchronize", &d.cuStreamSynchronize) &&
+                           bind(library, "cuCtxSynchronize", &d.cuCtxSynchronize) &&
                            bind(library, "cuGetErrorString", &d.cuGetErrorString);
+        bind(library, "cuCtxGetId", &d.cuCtxGetId);
         if (!bound) {
             d.problem = "the CUDA driver lacks an entry point hres needs";
             return d;
@@ -253,6 +259,76 @@ void install_cuda_hooks() {
 }
 
 
+
+// The device tables: entries per context, told apart by the context's unique
+// id where the driver has one (a destroyed context's handle can be reused).
+// One mutex covers lookup, upload and the caller's launch, so an entry is
+// never freed between being handed out and its kernel being enqueued.
+namespace {
+
+struct TableCache {
+    std::mutex mutex;
+    struct Entry {
+        CUdeviceptr device;
+        std::vector<unsigned char> host;  // the same bytes
+    };
+    std::map<std::string, Entry> entries;  // key: context, then the caller's key
+};
+
+TableCache &table_cache() {
+    static TableCache *cache = new TableCache;  // never destroyed: the driver may be gone at exit
+    return *cache;
+}
+
+// Entries kept per context before they are all dropped (each a few KB).
+constexpr size_t kTableEntriesPerContext = 256;
+
+std::string context_key(CUcontext context) {
+    unsigned long long id = 0;
+    if (driver().cuCtxGetId && driver().cuCtxGetId(context, &id) == 0) return "id" + std::to_string(id) + "/";
+    return "ctx" + std::to_string(reinterpret_cast<uintptr_t>(context)) + "/";
+}
+
+}  // namespace
+
+Status with_device_tables(const std::string &key, size_t bytes, const std::function<Status(void *host)> &fill,
+                          const std::function<Status(void *device, const unsigned char *host)> &use) {
+    std::string problem;
+    CUcontext context = caller_context(&problem);
+    if (!context) return Status::error(problem);
+    const std::string prefix = context_key(context);
+    const std::string full_key = prefix + key;
+    TableCache &cache = table_cache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto found = cache.entries.find(full_key);
+    if (found == cache.entries.end()) {
+        std::vector<unsigned char> host(bytes);
+        if (Status s = fill(host.data()); !s) return s;
+        CUdeviceptr device = 0;
+        Status made = in_context("device tables", [&](const Driver &d) {
+            auto first = cache.entries.lower_bound(prefix);
+            auto last = first;
+            size_t count = 0;
+            while (last != cache.entries.end() && last->first.compare(0, prefix.size(), prefix) == 0) {
+                ++last;
+                ++count;
+            }
+            if (count >= kTableEntriesPerContext) {
+                // Work already enqueued may still read them.
+                if (CUresult r = d.cuCtxSynchronize(); r != 0) return r;
+                for (auto it = first; it != last; ++it) d.cuMemFree(it->second.device);
+                cache.entries.erase(first, last);
+            }
+            if (CUresult r = d.cuMemAlloc(&device, bytes); r != 0) return r;
+            CUresult r = d.cuMemcpyHtoD(device, host.data(), bytes);
+            if (r != 0) d.cuMemFree(device);
+            return r;
+        });
+        if (!made) return made;
+        found = cache.entries.emplace(full_key, TableCache::Entry{device, std::move(host)}).first;
+    }
+    return use(reinterpret_cast<void *>(uintptr_t(found->second.device)), found->second.host.data());
+}
 
 void attach(halide_buffer_t *buffer, void *data, Device device) {
     if (device == Device::cuda) {

@@ -41,6 +41,13 @@ struct DenseFloats {
 // Points Halide's CUDA runtime at the caller's context and stream (cuda.cpp).
 void install_cuda_hooks();
 
+// Runs `use` with a device copy (and a host copy) of `bytes` bytes that
+// `fill` writes on the host, cached per `key` in the caller's CUDA context:
+// `fill` and the upload happen on a key's first use in a context only. `use`
+// should only enqueue work (it runs under the cache's lock). cuda.cpp.
+Status with_device_tables(const std::string &key, size_t bytes, const std::function<Status(void *host)> &fill,
+                          const std::function<Status(void *device, const unsigned char *host)> &use);
+
 // Kernel table indices: [device] (cpu, cuda) and [dtype] (u8, f32).
 inline int device_index(const Image &image) { return image.device == Device::cuda ? 1 : 0; }
 inline int dtype_index(const Image &image) { return image.dtype == DType::f32 ? 1 : 0; }

@@ -26,8 +26,17 @@
 #include "hres_resize_nearest_exact_u8_cuda.h"
 #include "hres_resize_nearest_f32_cuda.h"
 #include "hres_resize_nearest_u8_cuda.h"
+#include "hres_resize_taps_bicubic_aa_f32.h"
+#include "hres_resize_taps_bicubic_aa_u8.h"
+#include "hres_resize_taps_bicubic_u8.h"
+#include "hres_resize_taps_bilinear_aa_f32.h"
+#include "hres_resize_taps_bilinear_aa_u8.h"
+#include "hres_resize_taps_bilinear_u8.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 
 namespace hres {
 
@@ -35,6 +44,11 @@ namespace {
 
 using NearestKernel = int (*)(halide_buffer_t *, double, double, halide_buffer_t *);
 using FilteredKernel = int (*)(halide_buffer_t *, bool, double, double, halide_buffer_t *);
+// CUDA kernels built with host_tables: per axis (x, then y) start, weight, shift.
+using TabledKernel = int (*)(halide_buffer_t *, bool, double, double, halide_buffer_t *, halide_buffer_t *, int,
+                             halide_buffer_t *, halide_buffer_t *, int, halide_buffer_t *);
+// resize_taps: in extent, out extent, align_corners, scale -> start, weight, shift.
+using TapsKernel = int (*)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *, halide_buffer_t *);
 
 // [device][dtype] -> kernel
 constexpr NearestKernel kNearest[2][2] = {
@@ -43,17 +57,141 @@ constexpr NearestKernel kNearest[2][2] = {
 constexpr NearestKernel kNearestExact[2][2] = {
     {hres_resize_nearest_exact_u8, hres_resize_nearest_exact_f32},
     {hres_resize_nearest_exact_u8_cuda, hres_resize_nearest_exact_f32_cuda}};
-// [device][bicubic][antialias][dtype] -> kernel
-constexpr FilteredKernel kFiltered[2][2][2][2] = {
-    {{{hres_resize_bilinear_u8, hres_resize_bilinear_f32},
-      {hres_resize_bilinear_aa_u8, hres_resize_bilinear_aa_f32}},
-     {{hres_resize_bicubic_u8, hres_resize_bicubic_f32},
-      {hres_resize_bicubic_aa_u8, hres_resize_bicubic_aa_f32}}},
-    {{{hres_resize_bilinear_u8_cuda, hres_resize_bilinear_f32_cuda},
-      {hres_resize_bilinear_aa_u8_cuda, hres_resize_bilinear_aa_f32_cuda}},
-     {{hres_resize_bicubic_u8_cuda, hres_resize_bicubic_f32_cuda},
-      {hres_resize_bicubic_aa_u8_cuda, hres_resize_bicubic_aa_f32_cuda}}},
+// [bicubic][antialias][dtype] -> kernel; the CUDA variants that take host
+// tables (generators/CMakeLists.txt) are in kTabled instead.
+constexpr FilteredKernel kFiltered[2][2][2] = {
+    {{hres_resize_bilinear_u8, hres_resize_bilinear_f32}, {hres_resize_bilinear_aa_u8, hres_resize_bilinear_aa_f32}},
+    {{hres_resize_bicubic_u8, hres_resize_bicubic_f32}, {hres_resize_bicubic_aa_u8, hres_resize_bicubic_aa_f32}}};
+constexpr FilteredKernel kFilteredCuda[2][2][2] = {
+    {{nullptr, hres_resize_bilinear_f32_cuda}, {nullptr, nullptr}},
+    {{nullptr, hres_resize_bicubic_f32_cuda}, {nullptr, nullptr}}};
+constexpr TabledKernel kTabledCuda[2][2][2] = {
+    {{hres_resize_bilinear_u8_cuda, nullptr}, {hres_resize_bilinear_aa_u8_cuda, hres_resize_bilinear_aa_f32_cuda}},
+    {{hres_resize_bicubic_u8_cuda, nullptr}, {hres_resize_bicubic_aa_u8_cuda, hres_resize_bicubic_aa_f32_cuda}}};
+constexpr TapsKernel kTaps[2][2][2] = {
+    {{hres_resize_taps_bilinear_u8, nullptr}, {hres_resize_taps_bilinear_aa_u8, hres_resize_taps_bilinear_aa_f32}},
+    {{hres_resize_taps_bicubic_u8, nullptr}, {hres_resize_taps_bicubic_aa_u8, hres_resize_taps_bicubic_aa_f32}}};
+
+// One axis of a filtered resize, as resize_taps takes it.
+struct Axis {
+    int in, out;
+    bool align_corners;
+    double scale;  // explicit factor, or 0
+
+    // Rows of the weight table to allocate: the filter's support without
+    // antialias (the kernel reads exactly that many); with antialias at
+    // least the kernel's tap count, ceil(support) * 2 + 1 with support the
+    // stretched half-width (SPEC.md 5.1), plus 2 for float32 rounding of
+    // the support. Too few rows would fail the kernel's bounds check, not
+    // read beyond the table.
+    int rows(bool bicubic, bool antialias) const {
+        if (!antialias) return bicubic ? 4 : 2;
+        double s = align_corners ? (out > 1 ? double(in - 1) / double(out - 1) : 0.0)
+                                 : (scale > 0 ? 1.0 / scale : double(in) / double(out));
+        const double support = (bicubic ? 2.0 : 1.0) * std::max(s, 1.0);
+        return int(std::ceil(support)) * 2 + 3;
+    }
 };
+
+// The tap tables of both axes in one block of 4-byte elements, each table
+// 256-byte aligned: start_x, weight_x, start_y, weight_y.
+struct TableLayout {
+    int rows[2];
+    size_t offset[4];  // bytes
+    size_t bytes;
+    TableLayout(const Axis (&axes)[2], bool bicubic, bool antialias) {
+        size_t at = 0;
+        auto take = [&](size_t elements) {
+            const size_t here = at;
+            at += (elements * 4 + 255) / 256 * 256;
+            return here;
+        };
+        for (int a = 0; a < 2; a++) {
+            rows[a] = axes[a].rows(bicubic, antialias);
+            offset[2 * a] = take(size_t(axes[a].out));
+            offset[2 * a + 1] = take(size_t(rows[a]) * size_t(axes[a].out));
+        }
+        bytes = at;
+    }
+};
+
+// halide_buffer_t views of the tables at `base` (host or device memory).
+struct TableViews {
+    halide_dimension_t dims[4][2];
+    halide_buffer_t start[2], weight[2];
+    TableViews(unsigned char *base, const TableLayout &layout, const Axis (&axes)[2], Device device) {
+        for (int a = 0; a < 2; a++) {
+            dims[2 * a][0] = halide_dimension_t(0, axes[a].out, 1);
+            start[a] = halide_buffer_t();
+            start[a].type = halide_type_t(halide_type_int, 32);
+            start[a].dimensions = 1;
+            start[a].dim = dims[2 * a];
+            internal::attach(&start[a], base + layout.offset[2 * a], device);
+            dims[2 * a + 1][0] = halide_dimension_t(0, layout.rows[a], 1);
+            dims[2 * a + 1][1] = halide_dimension_t(0, axes[a].out, layout.rows[a]);
+            weight[a] = halide_buffer_t();
+            weight[a].type = halide_type_t(halide_type_float, 32);
+            weight[a].dimensions = 2;
+            weight[a].dim = dims[2 * a + 1];
+            internal::attach(&weight[a], base + layout.offset[2 * a + 1], device);
+        }
+    }
+    ~TableViews() {
+        for (int a = 0; a < 2; a++) {
+            internal::detach(&start[a]);
+            internal::detach(&weight[a]);
+        }
+    }
+    TableViews(const TableViews &) = delete;
+    TableViews &operator=(const TableViews &) = delete;
+};
+
+// A filtered resize on CUDA with tables from the host (resize_taps), cached on
+// the device per shape: the fixed-point precision of uint8 is a maximum over a
+// whole axis, and antialias weights are per-output loops, both better done
+// once per shape than in every block of every call.
+Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bool antialias, int dtype,
+                          halide_buffer_t *input, halide_buffer_t *output, const Image &in, const Image &out,
+                          const ResizeOptions &options) {
+    const Axis axes[2] = {{int(in.w), int(out.w), options.align_corners, options.scale_w},
+                          {int(in.h), int(out.h), options.align_corners, options.scale_h}};
+    const TableLayout layout(axes, bicubic, antialias);
+    char key[256];
+    std::snprintf(key, sizeof(key), "resize %d%d%d %d>%d %d>%d %d %a %a", int(bicubic), int(antialias), dtype,
+                  axes[0].in, axes[0].out, axes[1].in, axes[1].out, int(options.align_corners), options.scale_w,
+                  options.scale_h);
+    // The shifts travel with the cached bytes, after the tables.
+    const size_t shift_at = layout.bytes;
+    auto fill = [&](void *host) -> Status {
+        auto *base = static_cast<unsigned char *>(host);
+        TableViews views(base, layout, axes, Device::cpu);
+        for (int a = 0; a < 2; a++) {
+            halide_dimension_t none[1];
+            halide_buffer_t shift = halide_buffer_t();
+            shift.type = halide_type_t(halide_type_int, 32);
+            shift.dimensions = 0;
+            shift.dim = none;
+            shift.host = base + shift_at + 4 * a;
+            if (Status s = internal::run_kernel("resize", [&] {
+                    return taps(axes[a].in, axes[a].out, axes[a].align_corners, axes[a].scale, &views.start[a],
+                                &views.weight[a], &shift);
+                });
+                !s) {
+                return s;
+            }
+        }
+        return {};
+    };
+    return internal::with_device_tables(key, shift_at + 8, fill, [&](void *device, const unsigned char *host) {
+        int32_t shifts[2];
+        std::memcpy(shifts, host + shift_at, sizeof(shifts));
+        TableViews views(static_cast<unsigned char *>(device), layout, axes, Device::cuda);
+        return internal::run_kernel("resize", [&] {
+            return kernel(input, options.align_corners, options.scale_h, options.scale_w, &views.start[0],
+                          &views.weight[0], shifts[0], &views.start[1], &views.weight[1], shifts[1], output);
+        });
+    });
+}
 
 Status check_scale(double scale, const char *name) {
     if (std::isnan(scale) || std::isinf(scale) || scale < 0) {
@@ -89,7 +227,13 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
     }
     case Interp::bilinear:
     case Interp::bicubic: {
-        FilteredKernel kernel = kFiltered[device][options.mode == Interp::bicubic][options.antialias][dtype];
+        const bool bicubic = options.mode == Interp::bicubic;
+        FilteredKernel kernel = (device ? kFilteredCuda : kFiltered)[bicubic][options.antialias][dtype];
+        if (!kernel) {
+            return resize_tabled_cuda(kTabledCuda[bicubic][options.antialias][dtype],
+                                      kTaps[bicubic][options.antialias][dtype], bicubic, options.antialias, dtype,
+                                      input.get(), output.get(), in, out, options);
+        }
         return internal::run_kernel("resize", [&] {
             return kernel(input.get(), options.align_corners, options.scale_h, options.scale_w, output.get());
         });
