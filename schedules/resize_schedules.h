@@ -19,6 +19,7 @@ struct ResizeKnobs {
     // nearest only: lanes of the gathers (0 = the vector width above, 1 = scalar)
     int gather_lanes = 0;              // planar layouts
     int interleaved_gather_lanes = 0;  // interleaved layouts, 3 or 4 channels
+    int planar_pixel_lanes = 0;        // planar 3 or 4 channels, channels innermost (0 = off)
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;

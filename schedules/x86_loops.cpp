@@ -12,7 +12,7 @@ int vector_width(const Target &target, Type t, int multiplier) {
 
 void schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
                            const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows,
-                           bool images_in_tasks) {
+                           bool images_in_tasks, int vec_planar_pixels) {
     Var yo("yo"), yi("yi"), task("strips");
     // One parallel loop over the strips of all planes of an image (or of the
     // batch): small images still give the thread pool enough tasks, and it
@@ -34,6 +34,12 @@ void schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, co
         Stage s = f.specialize(layout.interleaved(channels));
         s.reorder(c, x, y, n).unroll(c);
         rows_in_parallel(s, vec_interleaved, false);
+    }
+    for (int channels : {3, 4}) {
+        if (vec_planar_pixels < 1) break;
+        Stage s = f.specialize(layout.planar() && layout.channels == channels);
+        s.reorder(c, x, y, n).unroll(c);
+        rows_in_parallel(s, vec_planar_pixels, false);
     }
     rows_in_parallel(f.specialize(layout.planar()), vec_planar, true);
     // Any other strides (NHWC with other channel counts, mixed layouts).

@@ -17,8 +17,11 @@ int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 // `images_in_tasks`: one parallel loop over the strips of every image of the
 // batch; otherwise n stays a serial loop around one parallel loop per image
 // (for pipelines with per-image intermediates computed at n).
+// `vec_planar_pixels` > 0: planar images of 3 or 4 channels also run c
+// unrolled innermost, x vectorised that wide (1 = scalar), so that per-pixel
+// work (a gather's index) is shared by the channels.
 void schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
                            const Halide::Var &n, const LayoutConditions &layout, int vec_planar,
-                           int vec_interleaved, int rows, bool images_in_tasks);
+                           int vec_interleaved, int rows, bool images_in_tasks, int vec_planar_pixels = 0);
 
 }  // namespace hres
