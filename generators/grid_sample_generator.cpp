@@ -123,6 +123,10 @@ public:
     // rows; -1 = the tuned default: 32 for bicubic, whole rows otherwise
     // (schedules/grid_sample_x86.cpp says why).
     GeneratorParam<int> interleaved_chunk{"interleaved_chunk", -1};
+    // x86, planar RGB: whether each pixel's channels are gathered together
+    // (inside the x vector) rather than plane after plane; -1 = the tuned
+    // default: yes for nearest and bilinear, no for bicubic.
+    GeneratorParam<int> planar_channels_inner{"planar_channels_inner", -1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -161,8 +165,11 @@ protected:
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
-            const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (mode == SampleMode::bicubic ? 32 : 0);
-            schedule_grid_sample_x86(funcs, this->get_target(), {rows_per_task, vector_multiplier, gather_lanes, chunk});
+            const bool bicubic = mode == SampleMode::bicubic;
+            const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
+            const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0 : !bicubic;
+            schedule_grid_sample_x86(funcs, this->get_target(),
+                                     {rows_per_task, vector_multiplier, gather_lanes, chunk, channels_inner});
         }
     }
 };

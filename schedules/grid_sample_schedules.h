@@ -15,6 +15,7 @@ struct GridSampleKnobs {
     int vector_multiplier;  // vector width = multiplier * natural float32 width
     int gather_lanes;       // lanes of the output (gather) loop: 0 = the vector width, 1 = scalar
     int interleaved_chunk;  // interleaved RGB: output pixels per footprint buffer, 0 = whole rows
+    bool planar_channels_inner;  // planar RGB: a pixel's channels gathered together
 };
 
 struct GridSampleFuncs {

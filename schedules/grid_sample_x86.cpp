@@ -9,9 +9,9 @@
 //
 // Code size is kept in check on purpose (bicubic has 16 gathers per channel
 // and every branch is compiled for four ISAs): whole vectors with the last one
-// shifted inwards instead of a predicated tail, one unrolled-channel branch
-// (3-channel interleaved images, RGB), and footprints specialised only for
-// the padding modes where that pays.
+// shifted inwards instead of a predicated tail, unrolled-channel branches
+// only for RGB (interleaved, and planar without bicubic), and footprints
+// specialised only for the padding modes where that pays.
 //
 // Tried and measured slower on the H200 host (bench/RESULTS.md): scalar
 // gathers over a footprint of clamped indices, and masks ANDed into the
@@ -65,6 +65,17 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
               knobs.interleaved_chunk, TailStrategy::ShiftInwards, lanes);
     } else {
         loops(f.output.specialize(f.layout.interleaved(3)), true, row, TailStrategy::GuardWithIf, lanes);
+    }
+    // Planar RGB: the channels inside the x vector too, so the three gathers
+    // of a tap share each lane's index (LLVM extracts it once). H200 host
+    // (AVX-512, 1 thread, 2x3x345x456, 2026-11-21, single-kernel harness,
+    // three interleaved rounds): nearest u8 865 -> 721-762 us, f32 818-828
+    // -> 700-742 us; bilinear u8 2171-2258 -> 1900-1989 us, f32 2076-2204 ->
+    // 1656-1747 us. Bicubic got 12-19% slower (16 taps' indices for three
+    // channels at once spill), so it keeps planes around rows.
+    if (knobs.planar_channels_inner) {
+        loops(f.output.specialize(f.layout.planar() && f.layout.channels == 3 && row >= lanes), true, row,
+              TailStrategy::ShiftInwards, lanes);
     }
     // Planar (and every other layout): channels around whole rows, so a row's
     // footprint serves all channels. The planar branch knows x's unit stride,
