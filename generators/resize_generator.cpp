@@ -94,9 +94,12 @@ public:
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 16};
-    // CUDA: output rows per thread; 0 = the tuned default, 4 without
-    // antialias and 2 with (schedules/resize_cuda.cpp says why).
+    // CUDA: output rows per thread (0 = the tuned default, 4), and on grids
+    // of fewer than gpu_few_tiles tiles (-1 = the tuned default: 2 with
+    // antialias, the same without; schedules/resize_cuda.cpp says why).
     GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", 0};
+    GeneratorParam<int> gpu_rows_per_thread_few{"gpu_rows_per_thread_few", -1};
+    GeneratorParam<int> gpu_few_tiles{"gpu_few_tiles", 256};
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
@@ -186,8 +189,11 @@ public:
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }
             if (get_target().has_gpu_feature()) {
-                const int rows = gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : (antialias ? 2 : 4);
-                schedule_resize_filtered_cuda(funcs, {gpu_tile_width, gpu_tile_height, rows});
+                GpuKnobs knobs{gpu_tile_width, gpu_tile_height, gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4};
+                knobs.rows_per_thread_few = gpu_rows_per_thread_few >= 0 ? int(gpu_rows_per_thread_few)
+                                                                          : (antialias ? 2 : knobs.rows_per_thread);
+                knobs.few_tiles = gpu_few_tiles;
+                schedule_resize_filtered_cuda(funcs, knobs);
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};
                 knobs.horizontal_lanes = horizontal_lanes;

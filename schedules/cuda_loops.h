@@ -13,6 +13,10 @@ struct GpuKnobs {
     int tile_width;           // output pixels per block along x (threads along x)
     int tile_height;          // threads along y
     int rows_per_thread = 1;  // gpu_plane_threads: output rows per thread (a block covers tile_height times this)
+    // gpu_plane_threads: rows per thread on grids of fewer than `few_tiles`
+    // tiles (of rows_per_thread rows), where taller tiles would leave SMs idle.
+    int rows_per_thread_few = 0;  // 0 = always rows_per_thread
+    int few_tiles = 0;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be

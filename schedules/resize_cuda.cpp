@@ -10,10 +10,15 @@
 // (rows_per_thread): taller tiles mean fewer blocks and less overlap between
 // neighbouring tiles' input windows. H200, 2026-11-21, per call, 1 -> 2 -> 4
 // rows: 4x3x345x456 -> 270x270 bilinear f32 12.2 -> 10.2 -> 9.1 us,
-// 500x400 -> 1024x1024 bicubic f32 41.5 -> 28.5 -> 21.6 us; with antialias 2
-// is best (bilinear 42.4 -> 29.8 -> 41.7 us: the rows' longer tap loops
-// serialise). Tables: see the branches below. All measurements:
-// bench/RESULTS.md.
+// 500x400 -> 1024x1024 bicubic f32 41.5 -> 28.5 -> 21.6 us. With antialias
+// (tables from the host; a standalone harness, two interleaved rounds, same
+// GPU and day, f32 NCHW) 4 rows too, except on grids of few tiles, where
+// they leave SMs idle: 1x3x345x456 -> 270x270 (135 tiles of 4 rows)
+// bilinear 7.3 us at 2 rows vs 8.1-8.2 at 4, bicubic 8.6-8.7 vs 9.3-9.4;
+// 4x3 of it bilinear 20.1 -> 17.8 us at 4, bicubic 25.0 -> 22.5 us;
+// 1x3x1080x1920 -> 540x960 bilinear 40.4 -> 35.0 us, bicubic 51.8 -> 45.8;
+// 4x3 of it bilinear 147.7 -> 133.1 us, bicubic 192.5 -> 173.0 us. Tables:
+// see the branches below. All measurements: bench/RESULTS.md.
 #include "resize_schedules.h"
 
 namespace hres {
