@@ -166,8 +166,20 @@ public:
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
-            sum_x(x, y, c, n) = 0.0f;
-            sum_x(x, y, c, n) += input(tap_x, y, c, n) * taps_x.weight(rx, x);
+            if (antialias) {
+                sum_x(x, y, c, n) = 0.0f;
+                sum_x(x, y, c, n) += input(tap_x, y, c, n) * taps_x.weight(rx, x);
+            } else {
+                // The same sum over the filter's constant taps written out:
+                // a pure Func can be inlined where a schedule wants each
+                // output's taps summed directly (CUDA), and a reduction
+                // could not (it needs a computed region).
+                Expr sum = 0.0f;
+                for (int j = 0; j < filter_support(filter); j++) {
+                    sum = sum + input(taps_x.tap(j), y, c, n) * taps_x.weight(j, x);
+                }
+                sum_x(x, y, c, n) = sum;
+            }
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             sum_y(x, y, c, n) = 0.0f;
             sum_y(x, y, c, n) += resized_x(x, tap_y, c, n) * taps_y.weight(ry, y);

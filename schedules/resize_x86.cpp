@@ -100,11 +100,13 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         .bound_storage(f.x, v)
         .vectorize(f.y, v, TailStrategy::GuardWithIf)
         .unroll(f.x, v, TailStrategy::GuardWithIf);
-    f.sum_x.update()
-        .reorder(f.y, f.rx, f.x)
-        .vectorize(f.y, v, TailStrategy::GuardWithIf)
-        .unroll(f.x, v, TailStrategy::GuardWithIf);
-    if (f.constant_taps) f.sum_x.update().unroll(f.rx);
+    if (f.sum_x.has_update_definition()) {  // float32 without antialias states its taps unrolled
+        f.sum_x.update()
+            .reorder(f.y, f.rx, f.x)
+            .vectorize(f.y, v, TailStrategy::GuardWithIf)
+            .unroll(f.x, v, TailStrategy::GuardWithIf);
+        if (f.constant_taps) f.sum_x.update().unroll(f.rx);
+    }
     // ... turned back to x-fastest.
     Func tile = f.sum_x.in(f.resized_x);
     tile.compute_at(f.resized_x, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
