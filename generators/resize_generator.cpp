@@ -158,8 +158,18 @@ public:
             // p shifts as unsigned: Halide shifts by a signed amount either
             // way (a left and a right shift and a select per vector); 6-7%
             // of the uint8 bilinear/bicubic time on the build machine.
-            sum_x(x, y, c, n) = cast<int32_t>(1) << (taps_x.shift() - 1);
-            sum_x(x, y, c, n) += cast<int32_t>(input(tap_x, y, c, n)) * cast<int32_t>(taps_x.weight(rx, x));
+            Expr bias_x = cast<int32_t>(1) << (taps_x.shift() - 1);
+            if (antialias) {
+                sum_x(x, y, c, n) = bias_x;
+                sum_x(x, y, c, n) += cast<int32_t>(input(tap_x, y, c, n)) * cast<int32_t>(taps_x.weight(rx, x));
+            } else {
+                // Constant taps written out, as for float32 below.
+                Expr sum = bias_x;
+                for (int j = 0; j < filter_support(filter); j++) {
+                    sum = sum + cast<int32_t>(input(taps_x.tap(j), y, c, n)) * cast<int32_t>(taps_x.weight(j, x));
+                }
+                sum_x(x, y, c, n) = sum;
+            }
             resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
             sum_y(x, y, c, n) = cast<int32_t>(1) << (taps_y.shift() - 1);
             sum_y(x, y, c, n) += cast<int32_t>(resized_x(x, tap_y, c, n)) * cast<int32_t>(taps_y.weight(ry, y));
@@ -170,10 +180,10 @@ public:
                 sum_x(x, y, c, n) = 0.0f;
                 sum_x(x, y, c, n) += input(tap_x, y, c, n) * taps_x.weight(rx, x);
             } else {
-                // The same sum over the filter's constant taps written out:
-                // a pure Func can be inlined where a schedule wants each
-                // output's taps summed directly (CUDA), and a reduction
-                // could not (it needs a computed region).
+                // The same sum over the filter's constant taps written out
+                // (uint8 above too): a pure Func can be inlined where a
+                // schedule wants each output's taps summed directly (CUDA),
+                // and a reduction could not (it needs a computed region).
                 Expr sum = 0.0f;
                 for (int j = 0; j < filter_support(filter); j++) {
                     sum = sum + input(taps_x.tap(j), y, c, n) * taps_x.weight(j, x);

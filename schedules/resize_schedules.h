@@ -38,7 +38,10 @@ struct FilteredResizeFuncs {
     Halide::Func output;
     Halide::Func input;               // the input image (schedules stage it through wrappers)
     Halide::Func resized_x;           // the horizontal pass (PyTorch's intermediate)
-    Halide::Func sum_x, sum_y;        // accumulators of the two passes
+    // Accumulators of the two passes. Without antialias sum_x is pure (its
+    // constant taps written out) and sum_y a reduction; with antialias both
+    // are reductions over the tap tables.
+    Halide::Func sum_x, sum_y;
     std::vector<Halide::Func> tables; // per-axis tap tables
     // uint8 only: the whole-axis maxima that set each pass's fixed-point
     // precision (each also in `tables`), with the RVar over the axis' outputs
