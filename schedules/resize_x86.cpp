@@ -100,7 +100,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         .bound_storage(f.x, v)
         .vectorize(f.y, v, TailStrategy::GuardWithIf)
         .unroll(f.x, v, TailStrategy::GuardWithIf);
-    if (f.sum_x.has_update_definition()) {  // float32 without antialias states its taps unrolled
+    if (f.sum_x.has_update_definition()) {  // without antialias the taps are written out
         f.sum_x.update()
             .reorder(f.y, f.rx, f.x)
             .vectorize(f.y, v, TailStrategy::GuardWithIf)
