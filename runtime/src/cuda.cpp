@@ -253,12 +253,11 @@ void install_cuda_hooks() {
     halide_set_cuda_acquire_context(acquire_context);
     halide_set_cuda_release_context(release_context);
     halide_set_cuda_get_stream(get_stream);
-    // Device buffers Halide allocates itself (the uint8 resize tables) are
-    // kept for the next call: cuMemFree would wait for the whole device.
+    // Device buffers Halide allocates itself (the resize kernels' per-block
+    // scratch) are kept for the next call: cuMemFree would wait for the
+    // whole device.
     halide_reuse_device_allocations(nullptr, true);
 }
-
-
 
 // The device tables: entries per context, told apart by the context's unique
 // id where the driver has one (a destroyed context's handle can be reused).
