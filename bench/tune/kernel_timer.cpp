@@ -1,0 +1,88 @@
+// Times one AOT-compiled hres kernel (x86) on a synthetic image: the driver
+// of bench/tune/kernel_ab.sh, which builds it once per schedule variant.
+//
+//   kernel_timer N C H W OH OW LAYOUT(nchw|nhwc) THREADS SECONDS
+//
+// Prints "median <us> checksum <sum>": the checksum tells variants that
+// compute different outputs apart (a schedule must not change results).
+// Built with -DKERNEL_KIND=1 (resize_nearest), 2 (resize_filtered) or 3
+// (affine_grid_sample, zeros padding, a 10-degree rotation), -DPIXEL=uint8_t
+// or float, and the kernel's header as k.h (function k).
+#include "HalideBuffer.h"
+#include "HalideRuntime.h"
+#include "k.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+Halide::Runtime::Buffer<PIXEL> image(std::vector<PIXEL> &store, int n, int c, int h, int w, bool nhwc) {
+    store.resize(size_t(n) * c * h * w);
+    halide_dimension_t dims[4];
+    if (nhwc) {
+        dims[0] = {0, w, c}, dims[1] = {0, h, w * c}, dims[2] = {0, c, 1}, dims[3] = {0, n, h * w * c};
+    } else {
+        dims[0] = {0, w, 1}, dims[1] = {0, h, w}, dims[2] = {0, c, h * w}, dims[3] = {0, n, h * w * c};
+    }
+    return Halide::Runtime::Buffer<PIXEL>(store.data(), 4, dims);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    if (argc != 10) {
+        std::fprintf(stderr, "usage: kernel_timer N C H W OH OW nchw|nhwc THREADS SECONDS\n");
+        return 2;
+    }
+    const int n = std::atoi(argv[1]), c = std::atoi(argv[2]), h = std::atoi(argv[3]), w = std::atoi(argv[4]);
+    const int oh = std::atoi(argv[5]), ow = std::atoi(argv[6]);
+    const bool nhwc = std::string(argv[7]) == "nhwc";
+    halide_set_num_threads(std::atoi(argv[8]));
+    const double seconds = std::atof(argv[9]);
+
+    std::vector<PIXEL> in_store, out_store;
+    auto in = image(in_store, n, c, h, w, nhwc);
+    auto out = image(out_store, n, c, oh, ow, nhwc);
+    for (size_t i = 0; i < in_store.size(); i++) {
+        const int v = int((i * 7919) % 251);
+        in_store[i] = sizeof(PIXEL) == 1 ? PIXEL(v) : PIXEL(v / 250.0);
+    }
+#if KERNEL_KIND == 3
+    Halide::Runtime::Buffer<float> theta(3, 2, n);
+    const float t[6] = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f};
+    for (int b = 0; b < n; b++) {
+        for (int i = 0; i < 6; i++) theta(i % 3, i / 3, b) = t[i];
+    }
+#endif
+    auto call = [&] {
+#if KERNEL_KIND == 1
+        return k(in, 0.0, 0.0, out);
+#elif KERNEL_KIND == 2
+        return k(in, false, 0.0, 0.0, out);
+#else
+        return k(in, theta, 0, false, out);
+#endif
+    };
+    if (int r = call(); r != 0) {
+        std::fprintf(stderr, "kernel failed: %d\n", r);
+        return 1;
+    }
+    std::vector<double> times;
+    const auto start = std::chrono::steady_clock::now();
+    while (times.size() < 7 ||
+           (times.size() < 5000 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds)) {
+        const auto t0 = std::chrono::steady_clock::now();
+        call();
+        times.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    double sum = 0;
+    for (PIXEL v : out_store) sum += double(v);
+    std::printf("median %.1f checksum %.9g\n", times[times.size() / 2], sum);
+    return 0;
+}
