@@ -6,6 +6,8 @@
 // generators/CMakeLists.txt.
 #include "Halide.h"
 
+#include <functional>
+
 #include "boundary.h"
 #include "coords.h"
 #include "filters.h"
@@ -149,47 +151,40 @@ public:
         }
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
-        Expr tap_x = taps_x.tap(rx);
         Expr tap_y = taps_y.tap(ry);
 
+        // sum_x = init + product(pixel, weight) over the row's taps, in tap
+        // order. With antialias a reduction over the tap tables; without, the
+        // filter's constant taps written out: a pure Func, which a schedule
+        // can inline where each output's taps are summed directly (CUDA),
+        // where a reduction would need a computed region.
         Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
+        auto define_sum_x = [&](Expr init, const std::function<Expr(Expr, Expr)> &product) {
+            if (antialias) {
+                sum_x(x, y, c, n) = init;
+                sum_x(x, y, c, n) += product(input(taps_x.tap(rx), y, c, n), taps_x.weight(rx, x));
+            } else {
+                Expr sum = init;
+                for (int j = 0; j < filter_support(filter); j++) {
+                    sum = sum + product(input(taps_x.tap(j), y, c, n), taps_x.weight(j, x));
+                }
+                sum_x(x, y, c, n) = sum;
+            }
+        };
         if (fixed) {
             // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
             // p shifts as unsigned: Halide shifts by a signed amount either
             // way (a left and a right shift and a select per vector); 6-7%
             // of the uint8 bilinear/bicubic time on the build machine.
-            Expr bias_x = cast<int32_t>(1) << (taps_x.shift() - 1);
-            if (antialias) {
-                sum_x(x, y, c, n) = bias_x;
-                sum_x(x, y, c, n) += cast<int32_t>(input(tap_x, y, c, n)) * cast<int32_t>(taps_x.weight(rx, x));
-            } else {
-                // Constant taps written out, as for float32 below.
-                Expr sum = bias_x;
-                for (int j = 0; j < filter_support(filter); j++) {
-                    sum = sum + cast<int32_t>(input(taps_x.tap(j), y, c, n)) * cast<int32_t>(taps_x.weight(j, x));
-                }
-                sum_x(x, y, c, n) = sum;
-            }
+            auto widened_product = [](Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); };
+            define_sum_x(cast<int32_t>(1) << (taps_x.shift() - 1), widened_product);
             resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
             sum_y(x, y, c, n) = cast<int32_t>(1) << (taps_y.shift() - 1);
-            sum_y(x, y, c, n) += cast<int32_t>(resized_x(x, tap_y, c, n)) * cast<int32_t>(taps_y.weight(ry, y));
+            sum_y(x, y, c, n) += widened_product(resized_x(x, tap_y, c, n), taps_y.weight(ry, y));
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
-            if (antialias) {
-                sum_x(x, y, c, n) = 0.0f;
-                sum_x(x, y, c, n) += input(tap_x, y, c, n) * taps_x.weight(rx, x);
-            } else {
-                // The same sum over the filter's constant taps written out
-                // (uint8 above too): a pure Func can be inlined where a
-                // schedule wants each output's taps summed directly (CUDA),
-                // and a reduction could not (it needs a computed region).
-                Expr sum = 0.0f;
-                for (int j = 0; j < filter_support(filter); j++) {
-                    sum = sum + input(taps_x.tap(j), y, c, n) * taps_x.weight(j, x);
-                }
-                sum_x(x, y, c, n) = sum;
-            }
+            define_sum_x(0.0f, [](Expr pixel, Expr w) { return pixel * w; });
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             sum_y(x, y, c, n) = 0.0f;
             sum_y(x, y, c, n) += resized_x(x, tap_y, c, n) * taps_y.weight(ry, y);

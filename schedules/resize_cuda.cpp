@@ -65,7 +65,8 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
         }
     }
 
-    if (!f.sum_x.has_update_definition()) {
+    f.sum_y.compute_at(f.output, loops.row);
+    if (f.constant_taps) {
         // Without antialias the horizontal sum is a pure Func
         // (generators/resize_generator.cpp), inlined, so each thread sums its
         // outputs' 2x2 (4x4) taps directly from L1/L2, as PyTorch's kernel
@@ -80,16 +81,15 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
         // (bench_hres, same day): bilinear 270x270 5.1 -> 4.2 us, 4x3 8.4 ->
         // 6.7 us, 540x960 45 -> 27 us; bicubic 256x256 5.9 -> 4.4 us,
         // 1024x1024 20.2 -> 24.1 us.
-        f.sum_y.compute_at(f.output, loops.row);
         f.sum_y.update().unroll(f.ry);
         return;
     }
 
-    // The horizontal pass of a tile's window of input rows, per block. In
-    // global memory (cached in L1/L2): a tile's window grows with the
-    // downscale factor s (R output rows read about R*s + 8 input rows), past
-    // shared memory's 48 KB for large factors; measured 2-7% slower than
-    // shared memory on the seed shapes (H200, 2026-11-21).
+    // With antialias, the horizontal pass of a tile's window of input rows,
+    // per block. In global memory (cached in L1/L2): a tile's window grows
+    // with the downscale factor s (R output rows read about R*s + 8 input
+    // rows), past shared memory's 48 KB for large factors; measured 2-7%
+    // slower than shared memory on the seed shapes (H200, 2026-11-21).
     Var yo("yo"), yi("yi");
     f.resized_x.store_in(MemoryType::Heap);
     f.resized_x.compute_at(block)
@@ -97,11 +97,6 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
         .reorder(f.x, yi, yo)
         .gpu_threads(f.x, yi);
     f.sum_x.compute_at(f.resized_x, f.x);
-    f.sum_y.compute_at(f.output, loops.row);
-    if (f.constant_taps) {
-        f.sum_x.update().unroll(f.rx);
-        f.sum_y.update().unroll(f.ry);
-    }
 }
 
 }  // namespace hres

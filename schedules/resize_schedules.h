@@ -51,7 +51,7 @@ struct FilteredResizeFuncs {
         Halide::RVar over;
     };
     std::vector<Maximum> maxima;
-    bool constant_taps;               // tap counts known at compile time (no antialias)
+    bool constant_taps;               // no antialias: tap counts known at compile time, sum_x pure
     // Input width and height and output width: x86 tiles whole v x v blocks
     // only where each is at least v.
     Halide::Expr in_width, in_height, out_width;

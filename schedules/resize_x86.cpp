@@ -100,12 +100,11 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         .bound_storage(f.x, v)
         .vectorize(f.y, v, TailStrategy::GuardWithIf)
         .unroll(f.x, v, TailStrategy::GuardWithIf);
-    if (f.sum_x.has_update_definition()) {  // without antialias the taps are written out
+    if (!f.constant_taps) {  // without antialias sum_x is pure, its taps written out
         f.sum_x.update()
             .reorder(f.y, f.rx, f.x)
             .vectorize(f.y, v, TailStrategy::GuardWithIf)
             .unroll(f.x, v, TailStrategy::GuardWithIf);
-        if (f.constant_taps) f.sum_x.update().unroll(f.rx);
     }
     // ... turned back to x-fastest.
     Func tile = f.sum_x.in(f.resized_x);
