@@ -10,6 +10,9 @@
 
 #include "Halide.h"
 
+#include <cmath>
+#include <utility>
+
 namespace hres {
 
 using namespace Halide;
@@ -86,15 +89,36 @@ inline Expr nearest_source(Expr i, Expr in, Expr out, Expr user_scale, bool exac
     return index;
 }
 
+// Bounds of nearest_source's index over a span of outputs, for bounds
+// inference (the index itself comes from a table, whose values it cannot
+// see): the same product in float64, where it is exact, widened by the
+// float32 rounding (at most 2^-24 of it) or, under the legacy short cut,
+// which differs from the formula by less than a pixel, by one pixel.
+inline std::pair<Expr, Expr> nearest_source_bounds(Expr i, Expr in, Expr out, Expr user_scale, bool exact,
+                                                   Expr legacy) {
+    Expr scale = cast<double>(scale_from_sizes_or_factor(user_scale, in, out, Float(32)));
+    Expr p = scale * (cast<double>(i) + Expr(exact ? 0.5 : 0.0));
+    const Expr one(1.0), narrower(1.0 - std::ldexp(1.0, -22)), wider(1.0 + std::ldexp(1.0, -22));
+    Expr lo = select(legacy, p - one, p * narrower);
+    Expr hi = select(legacy, p + one, p * wider);
+    return {clamp(cast<int>(floor(lo)), 0, in - 1), clamp(cast<int>(floor(hi)), 0, in - 1)};
+}
+
 // a * b + c rounded once to float32, as the fused multiply-add PyTorch's
-// compiled CPU code uses: the float64 product of two floats is exact, so only
-// the sum rounds (twice, which differs from one rounding in ~2^-29 of cases),
-// on every x86 target alike, FMA unit or not.
+// compiled CPU code uses. CUDA has the operation itself (libdevice's, since
+// Halide's PTX would narrow a float64 detour back to separate float32
+// operations), and so do x86 targets with FMA: Halide 21 has no operator for
+// it, so the LLVM intrinsic is named as an extern, which Halide declares per
+// lane and LLVM's SLP pass fuses back into one vector instruction. Without
+// FMA the float64 product of two floats is exact, so only the sum rounds
+// (twice, which differs from one rounding in ~2^-29 of cases); on the H200
+// host (2026-11-21) that emulation was ~40% of the affine nearest sampler.
 inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
-    // CUDA has the fused operation itself; the float64 detour would be
-    // narrowed back to separate float32 operations there.
+    using Halide::Internal::Call;
     Expr emulated = cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c));
-    return strict_float(on_cuda(libdevice("__nv_fmaf", {a, b, c}), emulated));
+    Expr hardware = Call::make(Float(32), "llvm.fma.f32", {a, b, c}, Call::PureExtern);
+    return strict_float(on_cuda(libdevice("__nv_fmaf", {a, b, c}),
+                                select(target_has_feature(Target::FMA), hardware, emulated)));
 }
 
 // grid_sample's map from a normalised coordinate g (-1 and +1 are the image

@@ -209,24 +209,22 @@ public:
         Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
         // affine_grid's batched product [x y 1] . theta^T, rounded as PyTorch's
         // CPU kernel rounds it: x*t0 first, fused with y*t1, then + t2. The
-        // per-column and per-row terms are tables; the y product is kept in
-        // float64, where it is exact, so the per-pixel fused add is one add.
-        Func column_terms("column_terms"), row_terms("row_terms");
-        Expr bx = affine_base(x, out_w, align_corners), by = affine_base(y, out_h, align_corners);
+        // base coordinates and the x products are per-column and per-row tables.
+        Func column_terms("column_terms"), row_base("row_base");
+        Expr bx = affine_base(x, out_w, align_corners);
         column_terms(x, n) = {strict_float(bx * theta(0, 0, n)), strict_float(bx * theta(0, 1, n))};
-        row_terms(y, n) = {cast<double>(by) * cast<double>(theta(1, 0, n)),
-                           cast<double>(by) * cast<double>(theta(1, 1, n))};
+        row_base(y) = affine_base(y, out_h, align_corners);
         Func sample_x("sample_x"), sample_y("sample_y");
         sample_x(x, y, n) = strict_float(
-            cast<float>(row_terms(y, n)[0] + cast<double>(column_terms(x, n)[0])) + theta(2, 0, n));
+            fused_multiply_add_f32(row_base(y), theta(1, 0, n), column_terms(x, n)[0]) + theta(2, 0, n));
         sample_y(x, y, n) = strict_float(
-            cast<float>(row_terms(y, n)[1] + cast<double>(column_terms(x, n)[1])) + theta(2, 1, n));
+            fused_multiply_add_f32(row_base(y), theta(1, 1, n), column_terms(x, n)[1]) + theta(2, 1, n));
         Sampled s = define_output(input, output, sample_x, sample_y, padding, align_corners);
 
         theta.set_estimates({{0, 3}, {0, 2}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, padding, {column_terms, row_terms});
+        schedule(input, output, s, padding, {column_terms, row_base});
     }
 };
 

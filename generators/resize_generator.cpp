@@ -62,14 +62,26 @@ public:
         source_x(x) = nearest_source(x, in_w, out_w, scale_w, exact, legacy);
         source_y(y) = nearest_source(y, in_h, out_h, scale_h, exact, legacy);
         // The indices are in range by construction; the clamp tells bounds inference.
-        output(x, y, c, n) = input(clamp_tap(source_x(x), in_w), clamp_tap(source_y(y), in_h), c, n);
+        Expr column = clamp_tap(source_x(x), in_w);
+        Func gathered_rows("gathered_rows");
+        gathered_rows(x, y, c, n) = input(column, y, c, n);
+        // Upscaling vertically, consecutive output rows copy the same input
+        // row. The two forms below are equal; x86 schedules specialise on
+        // reuse_rows to gather each such row once and copy it (its rows
+        // bounded by a window, as bounds inference cannot see the table's
+        // values). CUDA threads gather a pixel each: nothing to reuse there.
+        Expr reuse_rows = on_cuda(false, out_h > in_h);
+        auto [lowest, highest] = nearest_source_bounds(y, in_h, out_h, scale_h, exact, legacy);
+        output(x, y, c, n) = select(reuse_rows, gathered_rows(x, clamp(source_y(y), lowest, highest), c, n),
+                                    input(column, clamp_tap(source_y(y), in_h), c, n));
 
         set_seed_estimates(input, output);
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
 
         if (!using_autoscheduler()) {
-            NearestResizeFuncs funcs{output, source_x, source_y, x, y, c, n, layout_of(input, output)};
+            NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse_rows, x, y, c, n,
+                                     layout_of(input, output)};
             if (get_target().has_gpu_feature()) {
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {

@@ -29,7 +29,9 @@ struct ResizeKnobs {
 
 struct NearestResizeFuncs {
     Halide::Func output;
+    Halide::Func gathered_rows;       // input rows gathered along x (output width)
     Halide::Func source_x, source_y;  // index tables
+    Halide::Expr reuse_rows;          // output rows repeat input rows (upscaling)
     Halide::Var x, y, c, n;
     LayoutConditions layout;
 };

@@ -10,9 +10,9 @@ int vector_width(const Target &target, Type t, int multiplier) {
     return std::max(1, target.natural_vector_size(t) * multiplier);
 }
 
-void schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
-                           const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows,
-                           bool images_in_tasks, int vec_planar_pixels) {
+Var schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
+                          const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows,
+                          bool images_in_tasks, int vec_planar_pixels) {
     Var yo("yo"), yi("yi"), task("strips");
     // One parallel loop over the strips of all planes of an image (or of the
     // batch): small images still give the thread pool enough tasks, and it
@@ -20,6 +20,10 @@ void schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, co
     // 16 threads, 2026-11-21: one loop per image gave 42-63% parallel
     // efficiency (34 tasks per loop for interleaved images, four fork-joins).
     auto rows_in_parallel = [&](Stage s, int vec, bool planes) {
+        if (rows < 1) {  // a serial nest
+            if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
+            return;
+        }
         s.split(y, yo, yi, rows, TailStrategy::GuardWithIf);
         if (planes) {
             s.fuse(yo, c, task);
@@ -44,6 +48,7 @@ void schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, co
     rows_in_parallel(f.specialize(layout.planar()), vec_planar, true);
     // Any other strides (NHWC with other channel counts, mixed layouts).
     rows_in_parallel(f, vec_planar, true);
+    return task;
 }
 
 }  // namespace hres

@@ -20,8 +20,11 @@ int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 // `vec_planar_pixels` > 0: planar images of 3 or 4 channels also run c
 // unrolled innermost, x vectorised that wide (1 = scalar), so that per-pixel
 // work (a gather's index) is shared by the channels.
-void schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
-                           const Halide::Var &n, const LayoutConditions &layout, int vec_planar,
-                           int vec_interleaved, int rows, bool images_in_tasks, int vec_planar_pixels = 0);
+// `rows` < 1: no tasks, a serial nest (for an intermediate computed per task).
+// Returns the loop of tasks, for intermediates computed per task.
+Halide::Var schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y,
+                                  const Halide::Var &c, const Halide::Var &n, const LayoutConditions &layout,
+                                  int vec_planar, int vec_interleaved, int rows, bool images_in_tasks,
+                                  int vec_planar_pixels = 0);
 
 }  // namespace hres

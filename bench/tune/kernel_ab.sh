@@ -18,6 +18,9 @@
 #   bench/tune/kernel_ab.sh build build/tune resize_nearest float32 \
 #       x86-64-linux-sse41-avx-avx2-fma-f16c 'planar_pixel_lanes=0' 'planar_pixel_lanes=8'
 #   bench/tune/kernel_ab.sh run build/tune '1 3 300 400 600 700' nchw 5 1 0.5
+# To compare code changes rather than params, build each side with its own
+# generator binary (HRES_GENERATORS=path) into its own DIR, then move the
+# second DIR's v0 to the first DIR's v1 before the run step.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -38,7 +41,7 @@ build)
     float32) pixel=float ;;
     *) echo "$0: TYPE must be uint8 or float32" >&2; exit 2 ;;
     esac
-    generators="$root/build/bin/hres_generators"
+    generators="${HRES_GENERATORS:-$root/build/bin/hres_generators}"
     [ -x "$generators" ] || { echo "$0: build the project first ($generators is missing)" >&2; exit 1; }
     include=$(ls -d "$root"/.venv/lib/python3*/site-packages/halide/include | head -n 1)
     rm -rf "$dir" && mkdir -p "$dir"
