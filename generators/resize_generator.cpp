@@ -38,6 +38,12 @@ public:
     // -1 = the tuned default (scalar for uint8, 8 for float32), 0 = channels
     // outermost like other planar images.
     GeneratorParam<int> planar_pixel_lanes{"planar_pixel_lanes", -1};
+    // Upscaling vertically, x86: gather repeated input rows once per task,
+    // then copy them (1 = on, 0 = off, -1 = the tuned default: uint8 only)...
+    GeneratorParam<int> reuse_rows{"reuse_rows", -1};
+    // ... and copy planar 3/4-channel rows with the channels innermost, this
+    // many lanes (0 = a plane per task).
+    GeneratorParam<int> reuse_pixel_lanes{"reuse_pixel_lanes", 8};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -67,20 +73,24 @@ public:
         gathered_rows(x, y, c, n) = input(column, y, c, n);
         // Upscaling vertically, consecutive output rows copy the same input
         // row. The two forms below are equal; x86 schedules specialise on
-        // reuse_rows to gather each such row once and copy it (its rows
-        // bounded by a window, as bounds inference cannot see the table's
-        // values). CUDA threads gather a pixel each: nothing to reuse there.
-        Expr reuse_rows = on_cuda(false, out_h > in_h);
+        // `reuse` to gather each such row once and copy it (its rows bounded
+        // by a window, as bounds inference cannot see the table's values).
+        // CUDA threads gather a pixel each: nothing to reuse there. float32
+        // rows copied cost more than they saved on the H200 host (the
+        // schedule's comment has the numbers).
+        const bool reuse_on = reuse_rows >= 0 ? reuse_rows > 0 : input.type() == UInt(8);
+        Expr reuse = reuse_on ? on_cuda(false, out_h > in_h) : Halide::Internal::const_false();
         auto [lowest, highest] = nearest_source_bounds(y, in_h, out_h, scale_h, exact, legacy);
-        output(x, y, c, n) = select(reuse_rows, gathered_rows(x, clamp(source_y(y), lowest, highest), c, n),
-                                    input(column, clamp_tap(source_y(y), in_h), c, n));
+        Expr direct = input(column, clamp_tap(source_y(y), in_h), c, n);
+        Expr reused = gathered_rows(x, clamp(source_y(y), lowest, highest), c, n);
+        output(x, y, c, n) = reuse_on ? select(reuse, reused, direct) : direct;
 
         set_seed_estimates(input, output);
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
 
         if (!using_autoscheduler()) {
-            NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse_rows, x, y, c, n,
+            NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse, x, y, c, n,
                                      layout_of(input, output)};
             if (get_target().has_gpu_feature()) {
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
@@ -88,6 +98,7 @@ public:
                 ResizeKnobs knobs{rows_per_task, vector_multiplier, gather_lanes, interleaved_gather_lanes};
                 knobs.planar_pixel_lanes =
                     planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (input.type() == UInt(8) ? 1 : 8);
+                knobs.reuse_pixel_lanes = reuse_pixel_lanes;
                 schedule_resize_nearest_x86(funcs, get_target(), knobs);
             }
         }

@@ -20,6 +20,9 @@ struct ResizeKnobs {
     int gather_lanes = 0;              // planar layouts
     int interleaved_gather_lanes = 0;  // interleaved layouts, 3 or 4 channels
     int planar_pixel_lanes = 0;        // planar 3 or 4 channels, channels innermost (0 = off)
+    // nearest upscaling only: copies of planar 3/4-channel rows run the
+    // channels innermost, this many lanes (0 = a plane per task)
+    int reuse_pixel_lanes = 0;
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;

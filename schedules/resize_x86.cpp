@@ -32,29 +32,38 @@ using namespace Halide;
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
                                  const ResizeKnobs &knobs) {
     const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
-    const int planar_lanes = knobs.gather_lanes > 0 ? knobs.gather_lanes : vec;
-    const int interleaved_lanes = knobs.interleaved_gather_lanes > 0 ? knobs.interleaved_gather_lanes : vec;
+    OutputLoops gather;
+    gather.planar_lanes = knobs.gather_lanes > 0 ? knobs.gather_lanes : vec;
+    gather.interleaved_lanes = knobs.interleaved_gather_lanes > 0 ? knobs.interleaved_gather_lanes : vec;
+    gather.rows = knobs.rows_per_task;
+    gather.images_in_tasks = true;
+    gather.planar_pixel_lanes = knobs.planar_pixel_lanes;
     f.source_x.compute_root();
     f.source_y.compute_root();
-    // Upscaling vertically: each task gathers its strip's input rows once,
-    // then copies them densely to the output rows that repeat them. The
-    // rows are stored pixel by pixel, as the gathers write them: interleaved
-    // rows then copy as plain memory, planar RGB copies deinterleave in
-    // registers. Build machine (AMD EPYC, AVX2), 1 thread, 2026-11-21,
-    // single-kernel harness, 1x3x300x400 -> 600x700, best of 3-5
-    // interleaved rounds, before -> after: uint8 nchw 921 -> 628 us, nhwc
-    // 503 -> 360 us; float32 nchw 643 -> 510 us, nhwc 408 -> 348 us. Planar
-    // rows in per-plane tasks instead: uint8 nchw 656 us, nhwc 662 us
-    // (interleaving shuffles per copied row).
-    Stage reuse = f.output.specialize(f.reuse_rows);
-    const Var strips =
-        schedule_output_loops(reuse, f.x, f.y, f.c, f.n, f.layout, vec, vec, knobs.rows_per_task, true, vec);
+    // Upscaling vertically (uint8; the generator's `reuse`): each task
+    // gathers its strip's input rows once, then copies them to the output
+    // rows that repeat them. The rows are stored pixel by pixel, so
+    // interleaved copies are dense loads and stores, and planar RGB copies
+    // deinterleave in registers. H200 host, AVX-512, 1 thread, 2026-11-21,
+    // single-kernel harness, 4 interleaved rounds, 1x3x300x400 -> 600x700
+    // uint8: nchw 367-395 -> 290-293 us (copies of 8 pixels; 64: 577-584;
+    // a plane per task: 404-424), nhwc 288-296 -> 184-188 us; 4x3x1080x1920
+    // -> 2160x3840 at 16 threads nchw 2260 -> 1601 us, nhwc 1813 -> 1306 us.
+    // float32 got slower every way (nchw 366-370 -> 432-585 us, nhwc 256-268
+    // -> 327-343 us; the AVX2 variant on that host alike), so it gathers
+    // directly, though the build machine (AMD EPYC, AVX2) gained there.
+    OutputLoops copy;
+    copy.planar_lanes = copy.interleaved_lanes = vec;
+    copy.rows = knobs.rows_per_task;
+    copy.images_in_tasks = true;
+    copy.planar_pixel_lanes = knobs.reuse_pixel_lanes;
+    const Var strips = schedule_output_loops(f.output.specialize(f.reuse_rows), f.x, f.y, f.c, f.n, f.layout, copy);
     f.gathered_rows.compute_at(f.output, strips).reorder_storage(f.c, f.x, f.y, f.n);
-    schedule_output_loops(f.gathered_rows, f.x, f.y, f.c, f.n, f.layout, planar_lanes, interleaved_lanes, 0, false,
-                          knobs.planar_pixel_lanes);
+    OutputLoops rows = gather;
+    rows.rows = 0;
+    schedule_output_loops(f.gathered_rows, f.x, f.y, f.c, f.n, f.layout, rows);
     // Otherwise the gather writes the output directly.
-    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, planar_lanes, interleaved_lanes,
-                          knobs.rows_per_task, true, knobs.planar_pixel_lanes);
+    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, gather);
 }
 
 // Separable filters: the horizontal pass is computed for a whole image of the
@@ -80,7 +89,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     for (Func table : f.tables) table.compute_root();
 
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
-    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, vertical, vertical, knobs.rows_per_task, false);
+    OutputLoops out;
+    out.planar_lanes = out.interleaved_lanes = vertical;
+    out.rows = knobs.rows_per_task;
+    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
     // The horizontal pass, vectorised across rows instead of along x: tap k
     // of output x then reads one input column, the same for every lane, so

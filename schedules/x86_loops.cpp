@@ -11,8 +11,7 @@ int vector_width(const Target &target, Type t, int multiplier) {
 }
 
 Var schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
-                          const LayoutConditions &layout, int vec_planar, int vec_interleaved, int rows,
-                          bool images_in_tasks, int vec_planar_pixels) {
+                          const LayoutConditions &layout, const OutputLoops &o) {
     Var yo("yo"), yi("yi"), task("strips");
     // One parallel loop over the strips of all planes of an image (or of the
     // batch): small images still give the thread pool enough tasks, and it
@@ -20,34 +19,32 @@ Var schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, con
     // 16 threads, 2026-11-21: one loop per image gave 42-63% parallel
     // efficiency (34 tasks per loop for interleaved images, four fork-joins).
     auto rows_in_parallel = [&](Stage s, int vec, bool planes) {
-        if (rows < 1) {  // a serial nest
-            if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
-            return;
+        if (o.rows >= 1) {
+            s.split(y, yo, yi, o.rows, TailStrategy::GuardWithIf);
+            if (planes) {
+                s.fuse(yo, c, task);
+            } else {
+                s.rename(yo, task);
+            }
+            if (o.images_in_tasks) s.fuse(task, n, task);
+            s.parallel(task);
         }
-        s.split(y, yo, yi, rows, TailStrategy::GuardWithIf);
-        if (planes) {
-            s.fuse(yo, c, task);
-        } else {
-            s.rename(yo, task);
-        }
-        if (images_in_tasks) s.fuse(task, n, task);
-        s.parallel(task);
         if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
     };
     for (int channels : {3, 4}) {
         Stage s = f.specialize(layout.interleaved(channels));
         s.reorder(c, x, y, n).unroll(c);
-        rows_in_parallel(s, vec_interleaved, false);
+        rows_in_parallel(s, o.interleaved_lanes, false);
     }
     for (int channels : {3, 4}) {
-        if (vec_planar_pixels < 1) break;
+        if (o.planar_pixel_lanes < 1) break;
         Stage s = f.specialize(layout.planar() && layout.channels == channels);
         s.reorder(c, x, y, n).unroll(c);
-        rows_in_parallel(s, vec_planar_pixels, false);
+        rows_in_parallel(s, o.planar_pixel_lanes, false);
     }
-    rows_in_parallel(f.specialize(layout.planar()), vec_planar, true);
+    rows_in_parallel(f.specialize(layout.planar()), o.planar_lanes, true);
     // Any other strides (NHWC with other channel counts, mixed layouts).
-    rows_in_parallel(f, vec_planar, true);
+    rows_in_parallel(f, o.planar_lanes, true);
     return task;
 }
 
