@@ -45,12 +45,13 @@ inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) 
                                u));
 }
 
-// grid_sample's read: pixel (x, y) of `image` if inside, else 0. `image` is
-// float32 (x, y, c, n); the indices are clamped for the read itself so that
-// bounds inference sees an in-range footprint.
+// grid_sample's read: pixel (x, y) of `image` (x, y, c, n) if inside, else
+// 0; the indices are clamped for the read itself so that bounds inference
+// sees an in-range footprint.
 inline Expr read_or_zero(Func image, Expr x, Expr y, Expr c, Expr n, Expr width, Expr height) {
     Expr inside = x >= 0 && x < width && y >= 0 && y < height;
-    return select(inside, image(clamp_tap(x, width), clamp_tap(y, height), c, n), 0.0f);
+    Expr pixel = image(clamp_tap(x, width), clamp_tap(y, height), c, n);
+    return select(inside, pixel, Halide::Internal::make_zero(pixel.type()));
 }
 
 }  // namespace hres
