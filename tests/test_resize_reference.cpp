@@ -136,6 +136,12 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 5, 10, 10, 20, 10, 2.05, 1.05, l}); // legacy nearest
                 cases.push_back({mode, aa, ac, 1, 2, 3, 40, 3, 40, 1.2, 1.2, l});   // unchanged with scale
                 cases.push_back({mode, aa, ac, 1, 3, 17, 33, 34, 8, 0, 0, l});
+                // Tall upscales over many row strips (nearest reuses input
+                // rows there, within bounds derived from the scale), and the
+                // legacy short cut (out == 2 * in) under a scale that is not 2.
+                cases.push_back({mode, aa, ac, 2, 3, 97, 20, 1000, 41, 10.31, 2.05, l});
+                cases.push_back({mode, aa, ac, 1, 4, 5, 7, 10, 14, 2.1, 2.1, l});
+                cases.push_back({mode, aa, ac, 1, 3, 61, 9, 183, 9, 0, 0, l});
             }
         }
     }
