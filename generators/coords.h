@@ -111,8 +111,9 @@ inline std::pair<Expr, Expr> nearest_source_bounds(Expr i, Expr in, Expr out, Ex
 // it, so the LLVM intrinsic is named as an extern, which Halide declares per
 // lane and LLVM's SLP pass fuses back into one vector instruction. Without
 // FMA the float64 product of two floats is exact, so only the sum rounds
-// (twice, which differs from one rounding in ~2^-29 of cases); on the H200
-// host (2026-11-21) that emulation was ~40% of the affine nearest sampler.
+// (twice, which differs from one rounding in ~2^-29 of cases). The hardware
+// form made the affine nearest sampler 15-20% faster on the H200 host
+// (2026-11-21, bench/RESULTS.md).
 inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
     using Halide::Internal::Call;
     Expr emulated = cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c));
