@@ -172,6 +172,10 @@ public:
             taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift);
             taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift);
         }
+        if (!get_target().has_gpu_feature()) {
+            taps_x = with_index_table(taps_x, k);
+            taps_y = with_index_table(taps_y, k);
+        }
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
         Expr tap_y = taps_y.tap(ry);
