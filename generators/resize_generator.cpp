@@ -172,49 +172,52 @@ public:
             taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift);
             taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift);
         }
-        if (!get_target().has_gpu_feature()) {
-            taps_x = with_index_table(taps_x, k);
-            taps_y = with_index_table(taps_y, k);
-        }
+        // x86 evaluates horizontal taps per pixel tile: from a table there.
+        // Vertical taps are per row, and their promise (an impure call to
+        // Halide) would keep the output's vector tails from being predicated.
+        if (!get_target().has_gpu_feature()) taps_x = with_index_table(taps_x, k);
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
-        Expr tap_y = taps_y.tap(ry);
 
-        // sum_x = init + product(pixel, weight) over the row's taps, in tap
-        // order. With antialias a reduction over the tap tables; without, the
-        // filter's constant taps written out: a pure Func, which a schedule
-        // can inline where each output's taps are summed directly (CUDA),
-        // where a reduction would need a computed region.
+        // A pass: sum = init + product(pixel, weight) over the axis' taps, in
+        // tap order. With antialias a reduction over the tap tables; without,
+        // the filter's constant taps written out: a pure Func, which a
+        // schedule can inline, so that each output sums its taps directly
+        // (CUDA) and vectors end in predicated tails (x86; a reduction's
+        // tails are scalar loops there).
         Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
-        auto define_sum_x = [&](Expr init, const std::function<Expr(Expr, Expr)> &product) {
+        using Product = std::function<Expr(Expr, Expr)>;
+        auto define_sum = [&](Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel,
+                              Expr init, const Product &product) {
             if (antialias) {
-                sum_x(x, y, c, n) = init;
-                sum_x(x, y, c, n) += product(input(taps_x.tap(rx), y, c, n), taps_x.weight(rx, x));
+                sum(x, y, c, n) = init;
+                sum(x, y, c, n) += product(pixel(taps.tap(r)), taps.weight(r, taps.i));
             } else {
-                Expr sum = init;
+                Expr total = init;
                 for (int j = 0; j < filter_support(filter); j++) {
-                    sum = sum + product(input(taps_x.tap(j), y, c, n), taps_x.weight(j, x));
+                    total = total + product(pixel(taps.tap(j)), taps.weight(j, taps.i));
                 }
-                sum_x(x, y, c, n) = sum;
+                sum(x, y, c, n) = total;
             }
         };
+        auto input_column = [&](Expr tap) { return input(tap, y, c, n); };
+        auto resized_row = [&](Expr tap) { return resized_x(x, tap, c, n); };
         if (fixed) {
             // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
             // p shifts as unsigned: Halide shifts by a signed amount either
             // way (a left and a right shift and a select per vector); 6-7%
             // of the uint8 bilinear/bicubic time on the build machine.
-            auto widened_product = [](Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); };
-            define_sum_x(cast<int32_t>(1) << (taps_x.shift() - 1), widened_product);
+            Product widened_product = [](Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); };
+            define_sum(sum_x, taps_x, rx, input_column, cast<int32_t>(1) << (taps_x.shift() - 1), widened_product);
             resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
-            sum_y(x, y, c, n) = cast<int32_t>(1) << (taps_y.shift() - 1);
-            sum_y(x, y, c, n) += widened_product(resized_x(x, tap_y, c, n), taps_y.weight(ry, y));
+            define_sum(sum_y, taps_y, ry, resized_row, cast<int32_t>(1) << (taps_y.shift() - 1), widened_product);
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
-            define_sum_x(0.0f, [](Expr pixel, Expr w) { return pixel * w; });
+            Product product = [](Expr pixel, Expr w) { return pixel * w; };
+            define_sum(sum_x, taps_x, rx, input_column, 0.0f, product);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
-            sum_y(x, y, c, n) = 0.0f;
-            sum_y(x, y, c, n) += resized_x(x, tap_y, c, n) * taps_y.weight(ry, y);
+            define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product);
             output(x, y, c, n) = sum_y(x, y, c, n);
         }
 

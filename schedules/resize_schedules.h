@@ -43,9 +43,9 @@ struct FilteredResizeFuncs {
     Halide::Func output;
     Halide::Func input;               // the input image (schedules stage it through wrappers)
     Halide::Func resized_x;           // the horizontal pass (PyTorch's intermediate)
-    // Accumulators of the two passes. Without antialias sum_x is pure (its
-    // constant taps written out) and sum_y a reduction; with antialias both
-    // are reductions over the tap tables.
+    // Accumulators of the two passes. Without antialias both are pure (their
+    // constant taps written out); with antialias both are reductions over
+    // the tap tables.
     Halide::Func sum_x, sum_y;
     std::vector<Halide::Func> tables; // per-axis tap tables
     // uint8 only: the whole-axis maxima that set each pass's fixed-point
@@ -56,7 +56,7 @@ struct FilteredResizeFuncs {
         Halide::RVar over;
     };
     std::vector<Maximum> maxima;
-    bool constant_taps;               // no antialias: tap counts known at compile time, sum_x pure
+    bool constant_taps;               // no antialias: tap counts known at compile time, sums pure
     // Input width and height and output width: x86 tiles whole v x v blocks
     // only where each is at least v.
     Halide::Expr in_width, in_height, out_width;
