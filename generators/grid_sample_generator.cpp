@@ -36,18 +36,94 @@ Expr tap_index(Expr u, Expr size) { return cast<int>(clamp(u, -2.0f, cast<float>
 struct Sampled {
     Func footprint;  // (x, y, n): tap indices and weights, shared by all channels
     Expr value;      // value of (x, y, c, n), in the type of `pixels`
+    // With row windows (bilinear and bicubic on x86): (i, r, x, y, c, n),
+    // pixel i of the window of tap row r, and the condition (the input is at
+    // least a window wide) under which `value` picks its taps from them
+    // rather than reading each tap on its own. Undefined otherwise.
+    Func window;
+    Expr window_fits;
+};
+
+// Row windows: the taps of one row of a footprint are adjacent pixels (2 for
+// bilinear, 4 for bicubic), so the row can be read as one dense window and
+// each tap picked from it, instead of every tap being gathered lane by lane.
+// The footprint stores where the windows start (every tap inside the image
+// lies within [start, start + w - 1] for images at least w wide, whatever the
+// padding: the taps are consecutive before padding, and reflection and
+// border keep neighbours within 1 of each other) and the rows they read
+// (taps outside the image read row 0 or the last, then give 0). Both are
+// stored as uint32 bits and promised in range where used: values Halide
+// knows to be clamped are clamped again at every use (filters.h's
+// with_index_table says more).
+class RowWindows {
+public:
+    RowWindows(Sampled &s, Func pixels, Expr width, Expr height, int w, Var x, Var y, Var c, Var n)
+        : s(s), pixels(pixels), width(width), height(height), w(w), x(x), y(y), c(c), n(n) {}
+
+    // Appends the footprint values: the window start (from the row's taps
+    // `xs`) and the rows read for the y taps `ys`.
+    void add_values(std::vector<Expr> &values, const std::vector<Expr> &xs, const std::vector<Expr> &ys) {
+        at = int(values.size());
+        rows = int(ys.size());
+        Expr lowest = xs[0];
+        for (const Expr &t : xs) lowest = min(lowest, t);
+        values.push_back(reinterpret<uint32_t>(clamp(lowest, 0, width - w)));
+        for (const Expr &u : ys) values.push_back(reinterpret<uint32_t>(clamp_tap(u, height)));
+    }
+
+    // After the footprint is defined: the windows, and the value of the tap
+    // at x index t of row j (whose y index is u).
+    void define() {
+        Var i("i"), r("r");
+        std::vector<Expr> read_rows;
+        for (int j = 0; j < rows; j++) read_rows.push_back(bits(at + 1 + j));
+        Expr row = rows == 1 ? read_rows[0] : mux(r, read_rows);
+        Expr first = unsafe_promise_clamped(bits(at), 0, width - w);
+        s.window(i, r, x, y, c, n) = pixels(first + i, unsafe_promise_clamped(row, 0, height - 1), c, n);
+        s.window_fits = width >= w;
+    }
+    Expr tap(Expr t, int j, Expr u) const {
+        Expr offset = t - bits(at);
+        Expr picked = s.window(w - 1, j, x, y, c, n);
+        for (int i = w - 2; i >= 0; i--) picked = select(offset == i, s.window(i, j, x, y, c, n), picked);
+        Expr inside = t >= 0 && t < width && u >= 0 && u < height;
+        return select(inside, picked, make_zero(picked.type()));
+    }
+
+private:
+    Expr bits(int i) const { return reinterpret<int32_t>(s.footprint(x, y, n)[i]); }
+
+    Sampled &s;
+    Func pixels;
+    Expr width, height;
+    int w;
+    Var x, y, c, n;
+    int at = 0, rows = 0;
 };
 
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
-// any type).
+// any type), optionally with row windows (bilinear and bicubic).
 Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func sample_y, SampleMode mode,
-                     Expr padding, Expr align_corners, Var x, Var y, Var c, Var n) {
-    Sampled s{Func("footprint"), Expr()};
+                     Expr padding, Expr align_corners, Var x, Var y, Var c, Var n, bool row_windows) {
+    Sampled s{Func("footprint"), Expr(), Func("window"), Expr()};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
     Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
     const Func &f = s.footprint;
+    auto fp = [&](int i) { return f(x, y, n)[i]; };
+    row_windows = row_windows && mode != SampleMode::nearest;
+    RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, x, y, c, n);
+    // `value` from the taps read one by one; with row windows, picked from
+    // the windows where the input is wide enough for them.
+    auto set_value = [&](const std::function<Expr(const std::function<Expr(Expr, int, Expr)> &)> &sum) {
+        s.value = sum([&](Expr t, int, Expr u) { return read(t, u); });
+        if (row_windows) {
+            windows.define();
+            s.value = select(s.window_fits, sum([&](Expr t, int j, Expr u) { return windows.tap(t, j, u); }),
+                             s.value);
+        }
+    };
 
     switch (mode) {
     case SampleMode::nearest: {
@@ -55,7 +131,7 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
         Expr px = pad_coordinate(ux, width, padding, align_corners);
         Expr py = pad_coordinate(uy, height, padding, align_corners);
         s.footprint(x, y, n) = {tap_index(round(px), width), tap_index(round(py), height)};
-        s.value = read(f(x, y, n)[0], f(x, y, n)[1]);
+        s.value = read(fp(0), fp(1));
         break;
     }
     case SampleMode::bilinear: {
@@ -65,14 +141,17 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
         Expr east = strict_float(px - x0), south = strict_float(py - y0);
         Expr west = strict_float(1.0f - east), north = strict_float(1.0f - south);
         // The four corner weights as PyTorch forms them: products first.
-        s.footprint(x, y, n) = {tap_index(x0, width), tap_index(y0, height),
-                                unfused_product(north, west), unfused_product(north, east),
-                                unfused_product(south, west), unfused_product(south, east)};
-        Expr xi = f(x, y, n)[0], yi = f(x, y, n)[1];
-        s.value = strict_float(unfused_product(read(xi, yi), f(x, y, n)[2]) +
-                               unfused_product(read(xi + 1, yi), f(x, y, n)[3]) +
-                               unfused_product(read(xi, yi + 1), f(x, y, n)[4]) +
-                               unfused_product(read(xi + 1, yi + 1), f(x, y, n)[5]));
+        std::vector<Expr> values = {tap_index(x0, width), tap_index(y0, height),
+                                    unfused_product(north, west), unfused_product(north, east),
+                                    unfused_product(south, west), unfused_product(south, east)};
+        if (row_windows) windows.add_values(values, {values[0]}, {values[1], values[1] + 1});
+        s.footprint(x, y, n) = Tuple(values);
+        set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
+            Expr xi = fp(0), yi = fp(1);
+            return strict_float(unfused_product(tap(xi, 0, yi), fp(2)) + unfused_product(tap(xi + 1, 0, yi), fp(3)) +
+                                unfused_product(tap(xi, 1, yi + 1), fp(4)) +
+                                unfused_product(tap(xi + 1, 1, yi + 1), fp(5)));
+        });
         break;
     }
     case SampleMode::bicubic: {
@@ -92,19 +171,25 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
         }
         values.insert(values.end(), cx.begin(), cx.end());
         values.insert(values.end(), cy.begin(), cy.end());
+        if (row_windows) {
+            windows.add_values(values, {values[0], values[1], values[2], values[3]},
+                               {values[4], values[5], values[6], values[7]});
+        }
         s.footprint(x, y, n) = Tuple(values);
         // Rows first, taps left to right, as PyTorch sums.
-        Expr sum;
-        for (int j = 0; j < 4; j++) {
-            Expr row;
-            for (int k = 0; k < 4; k++) {
-                Expr term = unfused_product(read(f(x, y, n)[k], f(x, y, n)[4 + j]), f(x, y, n)[8 + k]);
-                row = row.defined() ? row + term : term;
+        set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
+            Expr sum;
+            for (int j = 0; j < 4; j++) {
+                Expr row;
+                for (int k = 0; k < 4; k++) {
+                    Expr term = unfused_product(tap(fp(k), j, fp(4 + j)), fp(8 + k));
+                    row = row.defined() ? row + term : term;
+                }
+                Expr term = unfused_product(row, fp(12 + j));
+                sum = sum.defined() ? sum + term : term;
             }
-            Expr term = unfused_product(row, f(x, y, n)[12 + j]);
-            sum = sum.defined() ? sum + term : term;
-        }
-        s.value = strict_float(sum);
+            return strict_float(sum);
+        });
         break;
     }
     }
@@ -126,8 +211,11 @@ public:
     GeneratorParam<int> interleaved_chunk{"interleaved_chunk", -1};
     // x86, planar RGB: whether each pixel's channels are gathered together
     // (inside the x vector) rather than plane after plane; -1 = the tuned
-    // default: yes for nearest and bilinear, no for bicubic.
+    // default: yes, except for bicubic without row windows.
     GeneratorParam<int> planar_channels_inner{"planar_channels_inner", -1};
+    // x86 bilinear and bicubic: each tap row read as one window of adjacent
+    // pixels (schedules/grid_sample_x86.cpp says why).
+    GeneratorParam<bool> row_windows{"row_windows", true};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -149,7 +237,8 @@ protected:
         Func pixels("pixels");
         pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
         Sampled s = sample_image(pixels, input.dim(0).extent(), input.dim(1).extent(), sample_x, sample_y,
-                                 mode, padding, align_corners, x, y, c, n);
+                                 mode, padding, align_corners, x, y, c, n,
+                                 !this->get_target().has_gpu_feature() && row_windows);
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -168,13 +257,15 @@ protected:
         // Zeros and border padding leave a much shorter footprint than
         // reflection's mirroring, worth specialised loops.
         std::vector<Expr> padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
-        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases};
+        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
+                              s.window, s.window_fits};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
             const bool bicubic = mode == SampleMode::bicubic;
             const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
-            const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0 : !bicubic;
+            const bool channels_inner =
+                planar_channels_inner >= 0 ? planar_channels_inner > 0 : (!bicubic || row_windows);
             schedule_grid_sample_x86(funcs, this->get_target(),
                                      {rows_per_task, vector_multiplier, gather_lanes, chunk, channels_inner});
         }

@@ -51,6 +51,11 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         s.split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf).parallel(yo);
     };
     Expr row = f.output.output_buffer().dim(0).extent();
+    const bool windows = f.window.defined();
+    // Bicubic on inputs narrower than its windows: each tap read on its own,
+    // scalar. The branches below follow it in one if/else chain, so Halide
+    // knows the windows fit there.
+    if (windows) loops(f.output.specialize(!f.window_fits), false, row, TailStrategy::GuardWithIf, 1);
     // Images narrower than a vector: scalar.
     loops(f.output.specialize(row < lanes), false, row, TailStrategy::GuardWithIf, 1);
     // Interleaved RGB: c inside the x vector, so stores interleave in
@@ -98,6 +103,21 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         f.footprint.specialize(padding).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
     f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
+
+    if (windows) {
+        // Per output vector (and channel, or the three of a pixel), each tap
+        // row's 4 pixels: one dense load per pixel and row, stored pixel
+        // after pixel, then read back as one vector per tap position.
+        const std::vector<Var> a = f.window.args();
+        const Var &i = a[0], &r = a[1], &x = a[2], &c = a[4];
+        f.window.compute_at(f.output, xi)
+            .reorder_storage(i, x, r, c)
+            .reorder(i, x, c, r)
+            .vectorize(i)
+            .unroll(x)
+            .unroll(c)
+            .unroll(r);
+    }
 }
 
 }  // namespace hres
