@@ -48,10 +48,14 @@ inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) 
 // grid_sample's read: pixel (x, y) of `image` (x, y, c, n) if inside, else
 // 0; the indices are clamped for the read itself so that bounds inference
 // sees an in-range footprint.
-inline Expr read_or_zero(Func image, Expr x, Expr y, Expr c, Expr n, Expr width, Expr height) {
+// `value`, read for pixel (x, y), or 0 where (x, y) lies outside the image.
+inline Expr zero_outside(Expr value, Expr x, Expr y, Expr width, Expr height) {
     Expr inside = x >= 0 && x < width && y >= 0 && y < height;
-    Expr pixel = image(clamp_tap(x, width), clamp_tap(y, height), c, n);
-    return select(inside, pixel, Halide::Internal::make_zero(pixel.type()));
+    return select(inside, value, Halide::Internal::make_zero(value.type()));
+}
+
+inline Expr read_or_zero(Func image, Expr x, Expr y, Expr c, Expr n, Expr width, Expr height) {
+    return zero_outside(image(clamp_tap(x, width), clamp_tap(y, height), c, n), x, y, width, height);
 }
 
 }  // namespace hres

@@ -86,8 +86,7 @@ public:
         Expr offset = t - bits(at);
         Expr picked = s.window(w - 1, j, x, y, c, n);
         for (int i = w - 2; i >= 0; i--) picked = select(offset == i, s.window(i, j, x, y, c, n), picked);
-        Expr inside = t >= 0 && t < width && u >= 0 && u < height;
-        return select(inside, picked, make_zero(picked.type()));
+        return zero_outside(picked, t, u, width, height);
     }
 
 private:
@@ -214,8 +213,9 @@ public:
     // default: yes, except for bicubic without row windows.
     GeneratorParam<int> planar_channels_inner{"planar_channels_inner", -1};
     // x86 bilinear and bicubic: each tap row read as one window of adjacent
-    // pixels (schedules/grid_sample_x86.cpp says why).
-    GeneratorParam<bool> row_windows{"row_windows", true};
+    // pixels (1), or every tap on its own (0); -1 = the tuned default: windows
+    // except for uint8 bilinear (schedules/grid_sample_x86.cpp has the numbers).
+    GeneratorParam<int> row_windows{"row_windows", -1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -234,11 +234,14 @@ protected:
         // interleaved rounds, affine 2x3x345x456: nchw 577-587 -> 493-502
         // us, nhwc 597-624 -> 543-578 us).
         const bool copies = mode == SampleMode::nearest;
+        auto windows = [&](Type pixel) {
+            if (this->get_target().has_gpu_feature()) return false;
+            return row_windows >= 0 ? row_windows > 0 : (mode == SampleMode::bicubic || pixel == Float(32));
+        };
         Func pixels("pixels");
         pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
         Sampled s = sample_image(pixels, input.dim(0).extent(), input.dim(1).extent(), sample_x, sample_y,
-                                 mode, padding, align_corners, x, y, c, n,
-                                 !this->get_target().has_gpu_feature() && row_windows);
+                                 mode, padding, align_corners, x, y, c, n, windows(input.type()));
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -265,7 +268,7 @@ protected:
             const bool bicubic = mode == SampleMode::bicubic;
             const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
             const bool channels_inner =
-                planar_channels_inner >= 0 ? planar_channels_inner > 0 : (!bicubic || row_windows);
+                planar_channels_inner >= 0 ? planar_channels_inner > 0 : (!bicubic || row_windows != 0);
             schedule_grid_sample_x86(funcs, this->get_target(),
                                      {rows_per_task, vector_multiplier, gather_lanes, chunk, channels_inner});
         }

@@ -76,8 +76,9 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // (AVX-512, 1 thread, 2x3x345x456, 2026-11-21, single-kernel harness,
     // three interleaved rounds): nearest u8 865 -> 721-762 us, f32 818-828
     // -> 700-742 us; bilinear u8 2171-2258 -> 1900-1989 us, f32 2076-2204 ->
-    // 1656-1747 us. Bicubic got 12-19% slower (16 taps' indices for three
-    // channels at once spill), so it keeps planes around rows.
+    // 1656-1747 us. Bicubic gathering each tap got 12-19% slower (16 taps'
+    // indices for three channels at once spill); with row windows it gains
+    // (below).
     if (knobs.planar_channels_inner) {
         loops(f.output.specialize(f.layout.planar() && f.layout.channels == 3 && row >= lanes), true, row,
               TailStrategy::ShiftInwards, lanes);
@@ -105,9 +106,21 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
 
     if (windows) {
-        // Per output vector (and channel, or the three of a pixel), each tap
-        // row's 4 pixels: one dense load per pixel and row, stored pixel
-        // after pixel, then read back as one vector per tap position.
+        // Row windows (the generator's row_windows): per output vector, for
+        // each pixel and tap row one dense load of the row's 2 or 4 adjacent
+        // pixels (per channel), stored pixel after pixel, then read back as
+        // one vector per tap position and picked from. This replaces 4 or 16
+        // lane-by-lane gathers per channel, whose index extracts and inserts
+        // all queue on one shuffle port. H200 host (AVX-512, 1 thread,
+        // 2x3x345x456 affine, single-kernel harness, 4 interleaved rounds,
+        // 2026-11-21): bicubic f32 nchw 6.1-6.8 -> 4.9-5.6 ms, nhwc 6.2-7.3
+        // -> 4.7-5.4 ms, u8 nchw 6.8-7.9 -> 5.6-6.2 ms, nhwc 6.7-8.0 ->
+        // 4.5-5.0 ms; bilinear f32 nchw 1.53-1.67 -> 1.41-1.53 ms, nhwc
+        // 1.81-2.15 -> 1.49-1.78 ms. uint8 bilinear got slower (nhwc
+        // 1.64-2.08 -> 2.13-2.59 ms), so it gathers per tap. Planar bicubic
+        // with windows but the channels around rows was slower than before
+        // (f32 7.2 -> 8.7 ms: every channel redid the windows' addressing);
+        // with a pixel's channels inside the vector, 6.0-6.3 -> 5.0-5.5 ms.
         const std::vector<Var> a = f.window.args();
         const Var &i = a[0], &r = a[1], &x = a[2], &c = a[4];
         f.window.compute_at(f.output, xi)
