@@ -15,6 +15,21 @@ using namespace Halide;
 // (SPEC.md 3.1, 4.1), which also keeps every read in bounds.
 inline Expr clamp_tap(Expr index, Expr extent) { return clamp(index, 0, extent - 1); }
 
+// Indices clamped once into a table (a Func computed ahead of the pixel
+// loops) and read many times. When Halide can see that a table's values are
+// clamped, it clamps them again at every use (its clamp_unsafe_accesses
+// pass): two scalar ops per tap, or 64-bit vector min/max and lane extracts
+// once LLVM vectorises them. So a table stores the index's bits as uint32
+// (index_bits), and a read takes them back with promised_index, which gives
+// bounds inference the range at no run-time cost. The promise is an impure
+// call to Halide, which keeps a vector loop around it from getting a
+// predicated tail: where only the value matters, index_from_bits.
+inline Expr index_bits(Expr index) { return reinterpret<uint32_t>(index); }
+inline Expr index_from_bits(Expr bits) { return reinterpret<int32_t>(bits); }
+inline Expr promised_index(Expr bits, Expr lowest, Expr highest) {
+    return unsafe_promise_clamped(index_from_bits(bits), lowest, highest);
+}
+
 // grid_sample's padding_mode, a run-time kernel argument (PyTorch's enum values).
 enum class Padding { zeros = 0, border = 1, reflection = 2 };
 
@@ -45,15 +60,15 @@ inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) 
                                u));
 }
 
-// grid_sample's read: pixel (x, y) of `image` (x, y, c, n) if inside, else
-// 0; the indices are clamped for the read itself so that bounds inference
-// sees an in-range footprint.
 // `value`, read for pixel (x, y), or 0 where (x, y) lies outside the image.
 inline Expr zero_outside(Expr value, Expr x, Expr y, Expr width, Expr height) {
     Expr inside = x >= 0 && x < width && y >= 0 && y < height;
     return select(inside, value, Halide::Internal::make_zero(value.type()));
 }
 
+// grid_sample's read: pixel (x, y) of `image` (x, y, c, n) if inside, else
+// 0; the indices are clamped for the read itself so that bounds inference
+// sees an in-range footprint.
 inline Expr read_or_zero(Func image, Expr x, Expr y, Expr c, Expr n, Expr width, Expr height) {
     return zero_outside(image(clamp_tap(x, width), clamp_tap(y, height), c, n), x, y, width, height);
 }

@@ -78,7 +78,7 @@ struct AxisTaps {
     // Input index of tap k of output i: edge replication (boundary.h) within
     // the window above.
     Expr tap(Expr k) const {
-        if (index.defined()) return unsafe_promise_clamped(reinterpret<int32_t>(index(k, i)), lowest, highest);
+        if (index.defined()) return promised_index(index(k, i), lowest, highest);
         return clamp(start(i) + k, lowest, highest);
     }
 };
@@ -307,16 +307,12 @@ inline AxisTaps with_given_tables(AxisTaps taps, Func start, Func weight, Expr s
 }
 
 // `taps` reading each tap's clamped input index from a table (computed with
-// the others) instead of clamping start(i) + k per tap. For the x86 passes,
-// which evaluate taps per pixel tile: the clamps there took two scalar ops per
-// tap, and LLVM turned them into 64-bit vector min/max and lane extracts.
-// The table holds the indices' bits as uint32: a table whose values Halide
-// knows to be clamped gets the clamp re-applied at every use (its
-// clamp_unsafe_accesses pass), which is what this saves. tap() promises the
-// bounds instead.
+// the others) instead of clamping start(i) + k per tap, for the x86 passes,
+// which evaluate taps per pixel tile (boundary.h's index_bits says how the
+// table avoids being clamped again).
 inline AxisTaps with_index_table(AxisTaps taps, Var k) {
     taps.index = Func("index_" + taps.start.name());
-    taps.index(k, taps.i) = reinterpret<uint32_t>(clamp(taps.start(taps.i) + k, taps.lowest, taps.highest));
+    taps.index(k, taps.i) = index_bits(clamp(taps.start(taps.i) + k, taps.lowest, taps.highest));
     taps.tables.push_back(taps.index);
     return taps;
 }

@@ -51,10 +51,8 @@ struct Sampled {
 // lies within [start, start + w - 1] for images at least w wide, whatever the
 // padding: the taps are consecutive before padding, and reflection and
 // border keep neighbours within 1 of each other) and the rows they read
-// (taps outside the image read row 0 or the last, then give 0). Both are
-// stored as uint32 bits and promised in range where used: values Halide
-// knows to be clamped are clamped again at every use (filters.h's
-// with_index_table says more).
+// (taps outside the image read row 0 or the last, then give 0), both as
+// boundary.h's index bits.
 class RowWindows {
 public:
     RowWindows(Sampled &s, Func pixels, Expr width, Expr height, int w, Var x, Var y, Var c, Var n)
@@ -67,8 +65,8 @@ public:
         rows = int(ys.size());
         Expr lowest = xs[0];
         for (const Expr &t : xs) lowest = min(lowest, t);
-        values.push_back(reinterpret<uint32_t>(clamp(lowest, 0, width - w)));
-        for (const Expr &u : ys) values.push_back(reinterpret<uint32_t>(clamp_tap(u, height)));
+        values.push_back(index_bits(clamp(lowest, 0, width - w)));
+        for (const Expr &u : ys) values.push_back(index_bits(clamp_tap(u, height)));
     }
 
     // After the footprint is defined: the windows, and the value of the tap
@@ -76,21 +74,21 @@ public:
     void define() {
         Var i("i"), r("r");
         std::vector<Expr> read_rows;
-        for (int j = 0; j < rows; j++) read_rows.push_back(bits(at + 1 + j));
+        for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
         Expr row = rows == 1 ? read_rows[0] : mux(r, read_rows);
-        Expr first = unsafe_promise_clamped(bits(at), 0, width - w);
-        s.window(i, r, x, y, c, n) = pixels(first + i, unsafe_promise_clamped(row, 0, height - 1), c, n);
+        Expr first = promised_index(stored(at), 0, width - w);
+        s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row, 0, height - 1), c, n);
         s.window_fits = width >= w;
     }
     Expr tap(Expr t, int j, Expr u) const {
-        Expr offset = t - bits(at);
+        Expr offset = t - index_from_bits(stored(at));
         Expr picked = s.window(w - 1, j, x, y, c, n);
         for (int i = w - 2; i >= 0; i--) picked = select(offset == i, s.window(i, j, x, y, c, n), picked);
         return zero_outside(picked, t, u, width, height);
     }
 
 private:
-    Expr bits(int i) const { return reinterpret<int32_t>(s.footprint(x, y, n)[i]); }
+    Expr stored(int i) const { return s.footprint(x, y, n)[i]; }
 
     Sampled &s;
     Func pixels;
@@ -111,7 +109,6 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
     const Func &f = s.footprint;
     auto fp = [&](int i) { return f(x, y, n)[i]; };
-    row_windows = row_windows && mode != SampleMode::nearest;
     RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, x, y, c, n);
     // `value` from the taps read one by one; with row windows, picked from
     // the windows where the input is wide enough for them.
@@ -222,6 +219,11 @@ public:
 protected:
     Var x{"x"}, y{"y"}, c{"c"}, n{"n"};
 
+    bool uses_row_windows(Type pixel) const {
+        if (this->get_target().has_gpu_feature() || mode == SampleMode::nearest) return false;
+        return row_windows >= 0 ? row_windows > 0 : (mode == SampleMode::bicubic || pixel == Float(32));
+    }
+
     // Defines `output` from the normalised sampling coordinates.
     template<typename In, typename Out>
     Sampled define_output(In &input, Out &output, Func sample_x, Func sample_y, Expr padding,
@@ -234,14 +236,10 @@ protected:
         // interleaved rounds, affine 2x3x345x456: nchw 577-587 -> 493-502
         // us, nhwc 597-624 -> 543-578 us).
         const bool copies = mode == SampleMode::nearest;
-        auto windows = [&](Type pixel) {
-            if (this->get_target().has_gpu_feature()) return false;
-            return row_windows >= 0 ? row_windows > 0 : (mode == SampleMode::bicubic || pixel == Float(32));
-        };
         Func pixels("pixels");
         pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
         Sampled s = sample_image(pixels, input.dim(0).extent(), input.dim(1).extent(), sample_x, sample_y,
-                                 mode, padding, align_corners, x, y, c, n, windows(input.type()));
+                                 mode, padding, align_corners, x, y, c, n, uses_row_windows(input.type()));
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -267,8 +265,8 @@ protected:
         } else {
             const bool bicubic = mode == SampleMode::bicubic;
             const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
-            const bool channels_inner =
-                planar_channels_inner >= 0 ? planar_channels_inner > 0 : (!bicubic || row_windows != 0);
+            const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0
+                                                                   : (!bicubic || uses_row_windows(input.type()));
             schedule_grid_sample_x86(funcs, this->get_target(),
                                      {rows_per_task, vector_multiplier, gather_lanes, chunk, channels_inner});
         }

@@ -27,9 +27,9 @@ struct GridSampleFuncs {
     // Conditions on the run-time padding mode under which the footprint
     // simplifies (the general footprint serves the rest).
     std::vector<Halide::Expr> padding_cases;
-    // Bicubic on x86: the row windows the output picks its taps from, and
-    // the condition (input width >= 4) under which it does (undefined
-    // otherwise).
+    // x86 bilinear and bicubic: the row windows the output picks its taps
+    // from, and the condition (the input is at least a window wide) under
+    // which it does (undefined otherwise).
     Halide::Func window;
     Halide::Expr window_fits;
 };

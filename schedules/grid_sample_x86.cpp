@@ -52,7 +52,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     };
     Expr row = f.output.output_buffer().dim(0).extent();
     const bool windows = f.window.defined();
-    // Bicubic on inputs narrower than its windows: each tap read on its own,
+    // Inputs narrower than the row windows: each tap read on its own,
     // scalar. The branches below follow it in one if/else chain, so Halide
     // knows the windows fit there.
     if (windows) loops(f.output.specialize(!f.window_fits), false, row, TailStrategy::GuardWithIf, 1);
