@@ -117,14 +117,22 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
-    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
-    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 16};
-    // CUDA: output rows per thread (0 = the tuned default, 4), and on grids
-    // of fewer than gpu_few_tiles tiles (-1 = the tuned default: 2 with
-    // antialias, the same without; schedules/resize_cuda.cpp says why).
+    // CUDA: threads per block along x and y (-1 = the tuned default: 16
+    // rows with antialias, 8 without), output rows per thread (0 = the tuned
+    // default, 4), and on grids of fewer than gpu_few_outputs output
+    // elements (-1 = the tuned default: 2 with antialias, the same without).
+    // schedules/resize_cuda.cpp has the measurements.
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", -1};
     GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", 0};
     GeneratorParam<int> gpu_rows_per_thread_few{"gpu_rows_per_thread_few", -1};
-    GeneratorParam<int> gpu_few_tiles{"gpu_few_tiles", 256};
+    GeneratorParam<int> gpu_few_outputs{"gpu_few_outputs", 1 << 19};
+    // CUDA: NHWC 3/4-channel images run a pixel's channels per thread (1)
+    // or a plane per block (0); on small grids with gpu_interleaved_rows_few
+    // rows per thread, or a plane per block if that is 0 (-1 = the tuned
+    // default: 1 without antialias, 0 with).
+    GeneratorParam<int> gpu_interleaved_pixels{"gpu_interleaved_pixels", 1};
+    GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", -1};
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
@@ -236,10 +244,14 @@ public:
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }
             if (get_target().has_gpu_feature()) {
-                GpuKnobs knobs{gpu_tile_width, gpu_tile_height, gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4};
+                const int tile_height = gpu_tile_height > 0 ? int(gpu_tile_height) : (antialias ? 16 : 8);
+                GpuKnobs knobs{gpu_tile_width, tile_height, gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4};
                 knobs.rows_per_thread_few = gpu_rows_per_thread_few >= 0 ? int(gpu_rows_per_thread_few)
                                                                           : (antialias ? 2 : knobs.rows_per_thread);
-                knobs.few_tiles = gpu_few_tiles;
+                knobs.few_outputs = gpu_few_outputs;
+                knobs.interleaved_pixels = gpu_interleaved_pixels != 0;
+                knobs.interleaved_rows_few =
+                    gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};

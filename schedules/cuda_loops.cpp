@@ -30,27 +30,55 @@ void gpu_pixel_threads(Func f, const Var &x, const Var &y, const Var &c, const V
     pixels(f, false);
 }
 
-void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const Var &n, const GpuKnobs &knobs,
-                       const GpuLoops &loops) {
-    auto plane_tiles = [&](Stage s, int rows_per_thread) {
-        Var plane("plane"), rows("rows");
+void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const Var &n,
+                       const LayoutConditions &layout, const GpuKnobs &knobs, const GpuLoops &loops) {
+    Var rows("rows");
+    auto split_rows = [&](Stage s, int rows_per_thread) {
         const int r = std::max(rows_per_thread, 1);
-        s.fuse(c, n, plane)
-            .split(x, loops.xo, loops.xi, knobs.tile_width, TailStrategy::GuardWithIf)
+        s.split(x, loops.xo, loops.xi, knobs.tile_width, TailStrategy::GuardWithIf)
             .split(y, loops.yo, rows, knobs.tile_height * r, TailStrategy::GuardWithIf)
             .split(rows, loops.yi, loops.row, r)
-            .reorder(loops.row, loops.xi, loops.yi, loops.xo, loops.yo, plane)
-            .gpu_blocks(loops.xo, loops.yo, plane)
-            .gpu_threads(loops.xi, loops.yi)
             .unroll(loops.row);
     };
-    if (knobs.rows_per_thread_few > 0 && knobs.rows_per_thread_few != knobs.rows_per_thread) {
+    auto plane_tiles = [&](Stage s, int rows_per_thread) {
+        Var plane("plane");
+        split_rows(s, rows_per_thread);
+        s.fuse(c, n, plane)
+            .reorder(loops.row, loops.xi, loops.yi, loops.xo, loops.yo, plane)
+            .gpu_blocks(loops.xo, loops.yo, plane)
+            .gpu_threads(loops.xi, loops.yi);
+    };
+    // Interleaved pixels: with a plane per block, the blocks of a tile's
+    // channels run far apart (the plane is the outermost block dimension), so
+    // each input sector is fetched once per channel, and each thread
+    // recomputes its pixel's taps per channel.
+    auto pixel_tiles = [&](Stage s, int rows_per_thread) {
+        split_rows(s, rows_per_thread);
+        s.reorder(loops.row, c, loops.xi, loops.yi, loops.xo, loops.yo, n)
+            .gpu_blocks(loops.xo, loops.yo, n)
+            .gpu_threads(loops.xi, loops.yi)
+            .unroll(c);
+    };
+    // Small grids take rows_per_thread_few rows per thread, so that they
+    // still fill the multiprocessors.
+    const bool few_rows = knobs.rows_per_thread_few > 0 && knobs.rows_per_thread_few != knobs.rows_per_thread;
+    auto few_blocks = [&](bool per_plane) {
         const OutputImageParam out = f.output_buffer();
-        const int tile_rows = knobs.tile_height * std::max(knobs.rows_per_thread, 1);
-        Expr tiles = ((out.dim(0).extent() + knobs.tile_width - 1) / knobs.tile_width) *
-                     ((out.dim(1).extent() + tile_rows - 1) / tile_rows) * out.dim(2).extent() * out.dim(3).extent();
-        plane_tiles(f.specialize(tiles < knobs.few_tiles), knobs.rows_per_thread_few);
+        Expr pixels = out.dim(0).extent() * out.dim(1).extent() * out.dim(3).extent();
+        return (per_plane ? pixels * out.dim(2).extent() : pixels) < knobs.few_outputs;
+    };
+    if (knobs.interleaved_pixels) {
+        for (int channels : {3, 4}) {
+            Expr interleaved = layout.interleaved(channels);
+            if (knobs.interleaved_rows_few > 0) {
+                pixel_tiles(f.specialize(interleaved && few_blocks(false)), knobs.interleaved_rows_few);
+                pixel_tiles(f.specialize(interleaved), knobs.rows_per_thread);
+            } else {
+                pixel_tiles(f.specialize(interleaved && !few_blocks(false)), knobs.rows_per_thread);
+            }
+        }
     }
+    if (few_rows) plane_tiles(f.specialize(few_blocks(true)), knobs.rows_per_thread_few);
     plane_tiles(f, knobs.rows_per_thread);
 }
 

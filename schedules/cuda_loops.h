@@ -13,10 +13,17 @@ struct GpuKnobs {
     int tile_width;           // output pixels per block along x (threads along x)
     int tile_height;          // threads along y
     int rows_per_thread = 1;  // gpu_plane_threads: output rows per thread (a block covers tile_height times this)
-    // gpu_plane_threads: rows per thread on grids of fewer than `few_tiles`
-    // tiles (of rows_per_thread rows), where taller tiles would leave SMs idle.
+    // gpu_plane_threads: rows per thread on small grids, fewer than
+    // `few_outputs` output elements (N*H*W*C; N*H*W for interleaved pixels),
+    // where taller tiles would leave multiprocessors idle.
     int rows_per_thread_few = 0;  // 0 = always rows_per_thread
-    int few_tiles = 0;
+    int few_outputs = 0;
+    // gpu_plane_threads: densely interleaved 3/4-channel images (NHWC) run a
+    // pixel's channels in one thread rather than a plane per block...
+    bool interleaved_pixels = false;
+    // ... with this many rows per thread on small grids, or, if 0, a plane
+    // per block there.
+    int interleaved_rows_few = 0;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be
@@ -37,8 +44,11 @@ void gpu_pixel_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &
 // Blocks of one plane: channel and batch fused into the third block
 // dimension, each thread computing `rows_per_thread` elements of a column
 // (loop `row`, unrolled). For pipelines whose per-block intermediates would
-// grow with the channel count.
+// grow with the channel count. With knobs.interleaved_pixels, NHWC images of
+// 3 or 4 channels run the channels of a pixel in its thread (unrolled, outside
+// `row`) and blocks over (x, y, n).
 void gpu_plane_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
-                       const Halide::Var &n, const GpuKnobs &knobs, const GpuLoops &loops);
+                       const Halide::Var &n, const LayoutConditions &layout, const GpuKnobs &knobs,
+                       const GpuLoops &loops);
 
 }  // namespace hres

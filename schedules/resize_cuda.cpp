@@ -18,7 +18,25 @@
 // 4x3 of it bilinear 20.1 -> 17.8 us at 4, bicubic 25.0 -> 22.5 us;
 // 1x3x1080x1920 -> 540x960 bilinear 40.4 -> 35.0 us, bicubic 51.8 -> 45.8;
 // 4x3 of it bilinear 147.7 -> 133.1 us, bicubic 192.5 -> 173.0 us. Tables:
-// see the branches below. All measurements: bench/RESULTS.md.
+// see the branches below.
+//
+// NHWC images of 3 or 4 channels run a pixel's channels in one thread
+// (cuda_loops.h), and without antialias the blocks are 32 x 8 threads
+// instead of 32 x 16, small grids one row per thread. H200, 2026-11-21,
+// bench_hres builds side by side (bench/tune/cuda_variant.sh), plane per
+// block -> this, per call: bilinear 4x3x345x456 -> 270x270 f32 NHWC 8.1 ->
+// 4.5 us, u8 7.2 -> 5.0 us, NCHW 6.9 -> 6.4 us; 4x3x1080x1920 -> 540x960
+// NHWC f32 58.5 -> 40.9 us, u8 27.9 -> 14.3 us, NCHW f32 37.1 -> 33.2 us;
+// bicubic 500x400 -> 1024x1024 NHWC 26.9 -> 14.8 us (f32), 23.9 -> 13.6 us
+// (u8), 256x256 NHWC f32 4.8 -> 4.1 us. With antialias a pixel's channels
+// share the block's horizontal pass: 540x960 NHWC 0.88-0.93x; on small
+// grids (1x3 and 4x3 of 345x456 -> 270x270) they were 1.1-1.3x slower, as
+// were 32 x 8 blocks, so small grids keep a plane per block there. Tried
+// and slower (bench/RESULTS.md): each thread summing its outputs' taps
+// with antialias too (1.3-2.6x), and a thread's rows or a block's
+// horizontal rows summed together, tap by tap, for overlapping loads
+// (8-50x slower; some of those builds also hit illegal addresses on the
+// 4x3 rows, not investigated, code removed).
 #include "resize_schedules.h"
 
 namespace hres {
@@ -31,7 +49,7 @@ void schedule_resize_nearest_cuda(NearestResizeFuncs f, const GpuKnobs &knobs) {
 
 void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs) {
     GpuLoops loops;
-    gpu_plane_threads(f.output, f.x, f.y, f.c, f.n, knobs, loops);
+    gpu_plane_threads(f.output, f.x, f.y, f.c, f.n, f.layout, knobs, loops);
     const LoopLevel block(f.output, loops.xo);
 
     if (f.tables.empty()) {

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Schedule-tuning experiments on the CUDA kernels: rebuilds every CUDA library
+# of one generator with extra generator params (schedule knobs), puts them in
+# a copy of the built libhres.a and links bench_hres against it. The result
+# runs on the GPU machine like the normal bench_hres (--device cuda), so
+# variants can be timed side by side in interleaved runs there.
+#
+#   bench/tune/cuda_variant.sh OUT GENERATOR 'PARAMS'
+#
+# OUT: a directory, receives bench_hres; GENERATOR: resize_nearest,
+# resize_filtered, grid_sample, affine_grid_sample or flip; PARAMS: generator
+# params added to each library's own (later ones win), e.g.
+# 'gpu_rows_per_thread_few=1 gpu_interleaved_pixels=0'. Needs a configured
+# and built build/ (the variant reuses its objects and generator binary).
+# Example (bench/RESULTS.md used this for the NHWC tiles of the filtered
+# resizes):
+#   bench/tune/cuda_variant.sh build/tune/planes resize_filtered 'gpu_interleaved_pixels=0'
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 OUT GENERATOR 'PARAMS'" >&2; exit 2; }
+out=$1 gen=$2 params=$3
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/build"
+[ -f "$build/build.ninja" ] && [ -f "$build/runtime/libhres.a" ] ||
+    { echo "$0: build the project into $build first" >&2; exit 1; }
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+objects="$out/objects"
+rm -rf "$objects" && mkdir -p "$objects"
+
+# The CUDA libraries of GENERATOR: the build's own generator commands, with
+# the output directory replaced and PARAMS appended.
+count=0
+while IFS= read -r command; do
+    command="${command#*&& }"
+    # shellcheck disable=SC2086  # PARAMS is a list of key=value words
+    eval "${command/ -o . / -o $objects }" $params
+    count=$((count + 1))
+done < <(grep -E "^  COMMAND = .*hres_generators .*-g $gen .*target=[^ ]*-cuda" "$build/build.ninja" |
+         sed 's/^  COMMAND = //')
+[ "$count" -gt 0 ] || { echo "$0: no CUDA library of generator $gen in $build/build.ninja" >&2; exit 1; }
+
+cp "$build/runtime/libhres.a" "$out/libhres.a"
+ar r "$out/libhres.a" "$objects"/*.o
+c++ -O3 "$build/bench/CMakeFiles/bench_hres.dir/bench.cpp.o" "$out/libhres.a" -ldl -lpthread -o "$out/bench_hres"
+echo "$gen $params" > "$out/variant.txt"
+echo "$out/bench_hres: $count CUDA libraries of $gen with '$params'"
