@@ -133,6 +133,7 @@ public:
     // default: 1 without antialias, 0 with).
     GeneratorParam<int> gpu_interleaved_pixels{"gpu_interleaved_pixels", 1};
     GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", -1};
+    GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", 4};  // CUDA with antialias: tap loops unrolled
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
@@ -252,6 +253,7 @@ public:
                 knobs.interleaved_pixels = gpu_interleaved_pixels != 0;
                 knobs.interleaved_rows_few =
                     gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
+                knobs.tap_unroll = gpu_tap_unroll;
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};

@@ -24,6 +24,10 @@ struct GpuKnobs {
     // ... with this many rows per thread on small grids, or, if 0, a plane
     // per block there.
     int interleaved_rows_few = 0;
+    // Filtered resize with antialias: tap loops unrolled by this factor
+    // (with a guarded tail), so that a thread's loads of several taps are in
+    // flight at once (0 or 1 = not unrolled).
+    int tap_unroll = 0;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be
