@@ -3,12 +3,13 @@
 //
 // Nearest: a gather, one thread per output pixel, the index maps inlined.
 //
-// Filtered: blocks of output tiles per plane. A block computes the
-// horizontal pass over the input rows its tile reads (bounded by AxisTaps'
-// windows) into a per-block scratch area, then each thread sums the vertical
-// taps of its pixels. Each thread computes a few rows of a column
-// (rows_per_thread): taller tiles mean fewer blocks and less overlap between
-// neighbouring tiles' input windows. H200, 2026-11-21, per call, 1 -> 2 -> 4
+// Filtered: blocks of output tiles per plane (per pixel for NHWC, below).
+// With antialias a block computes the horizontal pass over the input rows
+// its tile reads (bounded by AxisTaps' windows) into a per-block scratch
+// area, then each thread sums the vertical taps of its pixels; without, each
+// thread sums its outputs' taps directly (the branch below). Each thread
+// computes a few rows of a column (rows_per_thread): taller tiles mean fewer
+// blocks and less overlap between neighbouring tiles' input windows. H200, 2026-11-21, per call, 1 -> 2 -> 4
 // rows: 4x3x345x456 -> 270x270 bilinear f32 12.2 -> 10.2 -> 9.1 us,
 // 500x400 -> 1024x1024 bicubic f32 41.5 -> 28.5 -> 21.6 us. With antialias
 // (tables from the host; a standalone harness, two interleaved rounds, same
