@@ -90,6 +90,21 @@ def list_cases(bench, text_filter):
     return [Case(*line.split("\t")) for line in out.splitlines() if line.strip()]
 
 
+def parse_hres_table(text):
+    """Rows of bench_hres's table, keyed by (op, shape, mode, dtype, layout)."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 7 or cells[0] in ("op", "---") or cells[0].startswith("-"):
+            continue
+        op, shape, mode, dtype, layout = cells[:5]
+        try:
+            rows[(op, shape, mode, dtype, layout)] = float(cells[6])
+        except ValueError:
+            pass
+    return rows
+
+
 def make_input(case):
     rng = np.random.default_rng(1)
     shape = (case.n, case.c, case.h, case.w)

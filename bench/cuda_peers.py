@@ -35,22 +35,7 @@ import torch.utils.benchmark as benchmark
 
 # bench/compare.py, beside this script: the case labels, theta, the CLI call
 # and the tolerances are shared with the CPU comparison.
-from compare import THETA, Case, check, hres_command, pixel_matrix
-
-
-def parse_hres_table(text):
-    """Rows of bench_hres's table, keyed by (op, shape, mode, dtype, layout)."""
-    rows = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 7 or cells[0] in ("op", "---") or cells[0].startswith("-"):
-            continue
-        op, shape, mode, dtype, layout = cells[:5]
-        try:
-            rows[(op, shape, mode, dtype, layout)] = float(cells[6])
-        except ValueError:
-            pass
-    return rows
+from compare import THETA, Case, check, hres_command, parse_hres_table, pixel_matrix
 
 
 def make_input(n, c, h, w, dtype, layout):

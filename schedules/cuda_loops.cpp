@@ -62,7 +62,7 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
     // Small grids take rows_per_thread_few rows per thread, so that they
     // still fill the multiprocessors.
     const bool few_rows = knobs.rows_per_thread_few > 0 && knobs.rows_per_thread_few != knobs.rows_per_thread;
-    auto few_blocks = [&](bool per_plane) {
+    auto small_grid = [&](bool per_plane) {
         const OutputImageParam out = f.output_buffer();
         Expr pixels = out.dim(0).extent() * out.dim(1).extent() * out.dim(3).extent();
         return (per_plane ? pixels * out.dim(2).extent() : pixels) < knobs.few_outputs;
@@ -71,14 +71,14 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
         for (int channels : {3, 4}) {
             Expr interleaved = layout.interleaved(channels);
             if (knobs.interleaved_rows_few > 0) {
-                pixel_tiles(f.specialize(interleaved && few_blocks(false)), knobs.interleaved_rows_few);
+                pixel_tiles(f.specialize(interleaved && small_grid(false)), knobs.interleaved_rows_few);
                 pixel_tiles(f.specialize(interleaved), knobs.rows_per_thread);
             } else {
-                pixel_tiles(f.specialize(interleaved && !few_blocks(false)), knobs.rows_per_thread);
+                pixel_tiles(f.specialize(interleaved && !small_grid(false)), knobs.rows_per_thread);
             }
         }
     }
-    if (few_rows) plane_tiles(f.specialize(few_blocks(true)), knobs.rows_per_thread_few);
+    if (few_rows) plane_tiles(f.specialize(small_grid(true)), knobs.rows_per_thread_few);
     plane_tiles(f, knobs.rows_per_thread);
 }
 

@@ -7,7 +7,8 @@
 #   bench/tune/cuda_ab.sh FILTER ROUNDS BENCH_HRES...
 #
 # MIN_TIME (seconds of timed calls per case, default 0.2) is passed on as
-# --min-time. Example (bench/RESULTS.md, 2026-11-21):
+# --min-time. The table is read with bench/compare.py's parser (python3 with
+# numpy, as on the GPU machine). Example (bench/RESULTS.md, 2026-11-21):
 #   bench/tune/cuda_ab.sh resize 2 planes/bench_hres build/bin/bench_hres
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 FILTER ROUNDS BENCH_HRES..." >&2; exit 2; }
@@ -22,24 +23,17 @@ for r in $(seq "$rounds"); do
         i=$((i + 1))
     done
 done
-python3 - "$work" "$rounds" "$@" <<'PY'
+PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)" python3 - "$work" "$rounds" "$@" <<'PY'
 import sys
+
+from compare import parse_hres_table
 
 work, rounds, benches = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 
 
 def rows(path):
-    """bench_hres's table: (op, shape, mode, dtype, layout) -> us per call."""
-    out = {}
-    for line in open(path):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 7 or cells[0] in ("op", "---") or cells[0].startswith("-"):
-            continue
-        try:
-            out[tuple(cells[:5])] = float(cells[6])
-        except ValueError:
-            pass
-    return out
+    with open(path) as f:
+        return parse_hres_table(f.read())
 
 
 tables = [[rows(f"{work}/{i}.{r}.md") for r in range(1, rounds + 1)] for i in range(len(benches))]
