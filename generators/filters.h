@@ -257,9 +257,13 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Expr unchanged = axis.in == axis.out;
     AxisTaps taps;
     taps.i = i;
-    // Taps run from int(center - support + 0.5) over at most max_taps pixels,
-    // center being s*(i + 0.5).
-    detail::set_window(taps, unchanged, scale, axis.in, cast<int>(ceil(support)) + 3);
+    // Taps with weight run from int(center - support + 0.5) to below
+    // int(center + support + 0.5), center being s*(i + 0.5): more than
+    // floor(s*i) - support - 1 and less than floor(s*(i+1)) + support + 1 for
+    // any s (an upscale's support is 1 or 2), so within ceil(support) of the
+    // span; one more pixel of margin for rounding. Taps past an output's
+    // count weigh 0, and their clamping changes nothing.
+    detail::set_window(taps, unchanged, scale, axis.in, cast<int>(ceil(support)) + 1);
     taps.start = Func("start_" + axis.name);
     taps.weight = Func("weight_" + axis.name);
     taps.taps = select(unchanged, 1, max_taps);

@@ -11,7 +11,9 @@
 # resize_filtered, grid_sample, affine_grid_sample or flip; PARAMS: generator
 # params added to each library's own (later ones win), e.g.
 # 'gpu_rows_per_thread_few=1 gpu_interleaved_pixels=0'. Needs a configured
-# and built build/ (the variant reuses its objects and generator binary).
+# and built build/ (the variant reuses its objects and generator binary;
+# GENERATORS=path uses another generator binary, e.g. one of an earlier
+# revision from generators_at.sh).
 # Example (bench/RESULTS.md used this for the NHWC tiles of the filtered
 # resizes):
 #   bench/tune/cuda_variant.sh build/tune/planes resize_filtered 'gpu_interleaved_pixels=0'
@@ -32,6 +34,9 @@ rm -rf "$objects" && mkdir -p "$objects"
 count=0
 while IFS= read -r command; do
     command="${command#*&& }"
+    if [ -n "${GENERATORS:-}" ]; then
+        command="$(cd "$(dirname "$GENERATORS")" && pwd)/$(basename "$GENERATORS") ${command#* }"
+    fi
     # shellcheck disable=SC2086  # PARAMS is a list of key=value words
     eval "${command/ -o . / -o $objects }" $params
     count=$((count + 1))
