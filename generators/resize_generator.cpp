@@ -134,6 +134,10 @@ public:
     GeneratorParam<int> gpu_interleaved_pixels{"gpu_interleaved_pixels", 1};
     GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", -1};
     GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", 4};  // CUDA with antialias: tap loops unrolled
+    // CUDA with antialias: consecutive rows of the horizontal pass per
+    // thread, summed together tap by tap (-1 = the tuned default: 2 for
+    // bicubic, 1 for bilinear).
+    GeneratorParam<int> gpu_horizontal_rows{"gpu_horizontal_rows", -1};
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
@@ -254,6 +258,8 @@ public:
                 knobs.interleaved_rows_few =
                     gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
                 knobs.tap_unroll = gpu_tap_unroll;
+                knobs.horizontal_rows = gpu_horizontal_rows >= 0 ? int(gpu_horizontal_rows)
+                                                                 : (filter == Filter::cubic ? 2 : 1);
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};

@@ -34,11 +34,13 @@
 // grids (1x3 and 4x3 of 345x456 -> 270x270) they were 1.1-1.3x slower, as
 // were 32 x 8 blocks, so small grids keep a plane per block there. Tried
 // and slower (bench/RESULTS.md): each thread summing its outputs' taps
-// with antialias too (1.3-2.6x), and a thread's rows or a block's
-// horizontal rows summed together, tap by tap, for overlapping loads
-// (8-50x slower; some of those builds also hit illegal addresses on the
-// 4x3 rows, not investigated, code removed).
+// with antialias too (1.3-2.6x), and a first form of rows summed together
+// tap by tap (8-50x slower, some builds hitting illegal addresses, code
+// removed). The horizontal pass's rows summed together in registers (the
+// gpu_horizontal_rows branch below) is 0.80-0.88x for bicubic+aa.
 #include "resize_schedules.h"
+
+#include <algorithm>
 
 namespace hres {
 
@@ -109,13 +111,37 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
     // with the downscale factor s (R output rows read about R*s + 8 input
     // rows), past shared memory's 48 KB for large factors; measured 2-7%
     // slower than shared memory on the seed shapes (H200, 2026-11-21).
-    Var yo("yo"), yi("yi");
+    Var yo("yo"), yi("yi"), yr("yr"), yt("yt");
     f.resized_x.store_in(MemoryType::Heap);
-    f.resized_x.compute_at(block)
-        .split(f.y, yo, yi, knobs.tile_height, TailStrategy::GuardWithIf)
-        .reorder(f.x, yi, yo)
-        .gpu_threads(f.x, yi);
-    f.sum_x.compute_at(f.resized_x, f.x);
+    const int rows = std::max(knobs.horizontal_rows, 1);
+    if (rows == 1) {
+        f.resized_x.compute_at(block)
+            .split(f.y, yo, yi, knobs.tile_height, TailStrategy::GuardWithIf)
+            .reorder(f.x, yi, yo)
+            .gpu_threads(f.x, yi);
+        f.sum_x.compute_at(f.resized_x, f.x);
+    } else {
+        // A few consecutive rows per thread, summed together tap by tap:
+        // each tap's index and weight are loaded once for the rows, and the
+        // rows' input loads are in flight together (their sums in
+        // registers; rows past the window are skipped by the guard, as
+        // bounds inference trims sum_x to it). H200, 2026-11-21, side by
+        // side, per call, 1 -> 2 rows (4 rows): bicubic+aa 1x3x345x456 ->
+        // 270x270 8.4-9.0 -> 7.3-7.9 us (7.1-7.8), 4x3 of it 20.9-22.5 ->
+        // 18.1-19.9 us (18.4-21.2), 4x3x1080x1920 -> 540x960 126-153 ->
+        // 103-131 us (101-130); bilinear+aa 0.98-1.07x at 2 rows (1.11x for
+        // 540x960 uint8 NHWC) and 1.03-1.21x at 4, so bilinear keeps one
+        // row: with its fewer taps the saved weight loads count for less.
+        f.resized_x.compute_at(block)
+            .split(f.y, yo, yt, knobs.tile_height * rows, TailStrategy::GuardWithIf)
+            .split(yt, yi, yr, rows)
+            .reorder(yr, f.x, yi, yo)
+            .gpu_threads(f.x, yi)
+            .unroll(yr);
+        f.sum_x.compute_at(f.resized_x, f.x).store_in(MemoryType::Register);
+        f.sum_x.unroll(f.y);
+        f.sum_x.update().reorder(f.y, f.rx).unroll(f.y);
+    }
     // Both passes' tap loops unrolled by 4 (a guarded tail): a thread's loads
     // of four taps are in flight together instead of one per iteration.
     // H200, 2026-11-21, side by side, per call, not unrolled -> 4:
@@ -129,6 +155,7 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
             RVar ro("ro"), ri("ri");
             sum.update().split(r, ro, ri, knobs.tap_unroll, TailStrategy::GuardWithIf).unroll(ri);
         }
+        if (rows > 1) f.sum_x.update().reorder(f.y, RVar("ri"), RVar("ro"));
     }
 }
 

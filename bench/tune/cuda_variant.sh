@@ -1,9 +1,10 @@
 #!/bin/bash
 # Schedule-tuning experiments on the CUDA kernels: rebuilds every CUDA library
 # of one generator with extra generator params (schedule knobs), puts them in
-# a copy of the built libhres.a and links bench_hres against it. The result
-# runs on the GPU machine like the normal bench_hres (--device cuda), so
-# variants can be timed side by side in interleaved runs there.
+# a copy of the built libhres.a and links bench_hres (and test_resize)
+# against it. The results run on the GPU machine like the normal ones
+# (--device cuda), so variants can be checked and timed side by side in
+# interleaved runs there.
 #
 #   bench/tune/cuda_variant.sh OUT GENERATOR 'PARAMS'
 #
@@ -12,7 +13,7 @@
 # params added to each library's own (later ones win), e.g.
 # 'gpu_rows_per_thread_few=1 gpu_interleaved_pixels=0'. Needs a configured
 # and built build/ (the variant reuses its objects and generator binary;
-# GENERATORS=path uses another generator binary, e.g. one of an earlier
+# HRES_GENERATORS=path uses another generator binary, e.g. one of an earlier
 # revision from generators_at.sh).
 # Example (bench/RESULTS.md used this for the NHWC tiles of the filtered
 # resizes):
@@ -34,8 +35,8 @@ rm -rf "$objects" && mkdir -p "$objects"
 count=0
 while IFS= read -r command; do
     command="${command#*&& }"
-    if [ -n "${GENERATORS:-}" ]; then
-        command="$(cd "$(dirname "$GENERATORS")" && pwd)/$(basename "$GENERATORS") ${command#* }"
+    if [ -n "${HRES_GENERATORS:-}" ]; then
+        command="$(cd "$(dirname "$HRES_GENERATORS")" && pwd)/$(basename "$HRES_GENERATORS") ${command#* }"
     fi
     # shellcheck disable=SC2086  # PARAMS is a list of key=value words
     eval "${command/ -o . / -o $objects }" $params
@@ -47,5 +48,9 @@ done < <(grep -E "^  COMMAND = .*hres_generators .*-g $gen .*target=[^ ]*-cuda" 
 cp "$build/runtime/libhres.a" "$out/libhres.a"
 ar r "$out/libhres.a" "$objects"/*.o
 c++ -O3 "$build/bench/CMakeFiles/bench_hres.dir/bench.cpp.o" "$out/libhres.a" -ldl -lpthread -o "$out/bench_hres"
+# test_resize too, so that a variant is checked before it is timed
+# (HRES_DEVICE=cuda, HRES_TEST_DATA=tests/data).
+(cd "$build" && c++ -O3 $(find tests/CMakeFiles/test_resize.dir -name '*.o') tests/libhres_test_support.a tests/libhres_reference.a \
+    "$out/libhres.a" -ldl apps/libhres_io.a -lpng -lz /usr/lib/x86_64-linux-gnu/libgtest.a -lpthread -o "$out/test_resize")
 echo "$gen $params" > "$out/variant.txt"
 echo "$out/bench_hres: $count CUDA libraries of $gen with '$params'"

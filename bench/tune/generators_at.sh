@@ -1,15 +1,15 @@
 #!/bin/bash
 # Builds the generator binary (hres_generators) as it was at another git
-# revision, so that cuda_variant.sh can rebuild kernels from it (GENERATORS=)
-# and today's kernels can be timed beside that revision's without a second
-# full build.
+# revision, so that cuda_variant.sh and kernel_ab.sh can build kernels from
+# it (HRES_GENERATORS=path) and today's kernels can be timed beside that
+# revision's without a second full build.
 #
 #   bench/tune/generators_at.sh REV OUT
 #
-# OUT receives hres_generators. Compiles with build/'s flags (about 3 minutes
-# on 2 cores). Example (bench/RESULTS.md, 2026-11-21, night):
+# OUT receives hres_generators. Compiles with build/'s flags (under a minute
+# on 2 cores, in parallel). Example (bench/RESULTS.md, 2026-11-21, night):
 #   bench/tune/generators_at.sh HEAD~1 build/tune/base
-#   GENERATORS=build/tune/base/hres_generators \
+#   HRES_GENERATORS=build/tune/base/hres_generators \
 #       bench/tune/cuda_variant.sh build/tune/before resize_filtered ''
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 REV OUT" >&2; exit 2; }
