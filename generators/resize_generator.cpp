@@ -250,7 +250,8 @@ public:
             }
             if (get_target().has_gpu_feature()) {
                 const int tile_height = gpu_tile_height > 0 ? int(gpu_tile_height) : (antialias ? 16 : 8);
-                GpuKnobs knobs{gpu_tile_width, tile_height, gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4};
+                FilteredGpuKnobs knobs{
+                    {gpu_tile_width, tile_height, gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4}};
                 knobs.rows_per_thread_few = gpu_rows_per_thread_few >= 0 ? int(gpu_rows_per_thread_few)
                                                                           : (antialias ? 2 : knobs.rows_per_thread);
                 knobs.few_outputs = gpu_few_outputs;

@@ -24,14 +24,6 @@ struct GpuKnobs {
     // ... with this many rows per thread on small grids, or, if 0, a plane
     // per block there.
     int interleaved_rows_few = 0;
-    // Filtered resize with antialias: tap loops unrolled by this factor
-    // (with a guarded tail), so that a thread's loads of several taps are in
-    // flight at once (0 or 1 = not unrolled).
-    int tap_unroll = 0;
-    // Filtered resize with antialias: consecutive rows of the horizontal pass
-    // per thread, summed together tap by tap (each tap's weight loaded once
-    // for them; 0 or 1 = one row at a time).
-    int horizontal_rows = 0;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be

@@ -50,7 +50,7 @@ void schedule_resize_nearest_cuda(NearestResizeFuncs f, const GpuKnobs &knobs) {
     gpu_pixel_threads(f.output, f.x, f.y, f.c, f.n, f.layout, knobs, GpuLoops());
 }
 
-void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs) {
+void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs &knobs) {
     GpuLoops loops;
     gpu_plane_threads(f.output, f.x, f.y, f.c, f.n, f.layout, knobs, loops);
     const LoopLevel block(f.output, loops.xo);
@@ -111,35 +111,39 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
     // with the downscale factor s (R output rows read about R*s + 8 input
     // rows), past shared memory's 48 KB for large factors; measured 2-7%
     // slower than shared memory on the seed shapes (H200, 2026-11-21).
+    //
+    // Each thread of the pass computes `rows` consecutive rows (yr), summed
+    // together tap by tap: each tap's index and weight are loaded once for
+    // the rows, and the rows' input loads are in flight together (their sums
+    // in registers; rows past the window are skipped by the guard, as
+    // bounds inference trims sum_x to it). H200, 2026-11-21, side by side,
+    // per call, 1 -> 2 rows (4 rows): bicubic+aa 1x3x345x456 -> 270x270
+    // 8.4-9.0 -> 7.3-7.9 us (7.1-7.8), 4x3 of it 20.9-22.5 -> 18.1-19.9 us
+    // (18.4-21.2), 4x3x1080x1920 -> 540x960 126-153 -> 103-131 us
+    // (101-130); bilinear+aa 0.98-1.07x at 2 rows (1.11x for 540x960 uint8
+    // NHWC) and 1.03-1.21x at 4, so bilinear keeps one row: with its fewer
+    // taps the saved weight loads count for less.
     Var yo("yo"), yi("yi"), yr("yr"), yt("yt");
     f.resized_x.store_in(MemoryType::Heap);
     const int rows = std::max(knobs.horizontal_rows, 1);
     if (rows == 1) {
+        // (The branch below at one row is other code, not measured: Halide
+        // cannot size one row's sums as a constant after the split by 1.)
         f.resized_x.compute_at(block)
             .split(f.y, yo, yi, knobs.tile_height, TailStrategy::GuardWithIf)
             .reorder(f.x, yi, yo)
             .gpu_threads(f.x, yi);
         f.sum_x.compute_at(f.resized_x, f.x);
     } else {
-        // A few consecutive rows per thread, summed together tap by tap:
-        // each tap's index and weight are loaded once for the rows, and the
-        // rows' input loads are in flight together (their sums in
-        // registers; rows past the window are skipped by the guard, as
-        // bounds inference trims sum_x to it). H200, 2026-11-21, side by
-        // side, per call, 1 -> 2 rows (4 rows): bicubic+aa 1x3x345x456 ->
-        // 270x270 8.4-9.0 -> 7.3-7.9 us (7.1-7.8), 4x3 of it 20.9-22.5 ->
-        // 18.1-19.9 us (18.4-21.2), 4x3x1080x1920 -> 540x960 126-153 ->
-        // 103-131 us (101-130); bilinear+aa 0.98-1.07x at 2 rows (1.11x for
-        // 540x960 uint8 NHWC) and 1.03-1.21x at 4, so bilinear keeps one
-        // row: with its fewer taps the saved weight loads count for less.
         f.resized_x.compute_at(block)
             .split(f.y, yo, yt, knobs.tile_height * rows, TailStrategy::GuardWithIf)
             .split(yt, yi, yr, rows)
             .reorder(yr, f.x, yi, yo)
             .gpu_threads(f.x, yi)
             .unroll(yr);
-        f.sum_x.compute_at(f.resized_x, f.x).store_in(MemoryType::Register);
-        f.sum_x.unroll(f.y);
+        f.sum_x.compute_at(f.resized_x, f.x).store_in(MemoryType::Register).unroll(f.y);
+        // Rows innermost, inside the taps (the tap split below keeps them
+        // there).
         f.sum_x.update().reorder(f.y, f.rx).unroll(f.y);
     }
     // Both passes' tap loops unrolled by 4 (a guarded tail): a thread's loads
@@ -155,7 +159,6 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs)
             RVar ro("ro"), ri("ri");
             sum.update().split(r, ro, ri, knobs.tap_unroll, TailStrategy::GuardWithIf).unroll(ri);
         }
-        if (rows > 1) f.sum_x.update().reorder(f.y, RVar("ri"), RVar("ro"));
     }
 }
 

@@ -65,8 +65,19 @@ struct FilteredResizeFuncs {
     LayoutConditions layout;
 };
 
+// The CUDA filtered resize's own knobs, beside the shared loop knobs.
+struct FilteredGpuKnobs : GpuKnobs {
+    // With antialias: tap loops unrolled by this factor (with a guarded
+    // tail), so that a thread's loads of several taps are in flight at once
+    // (0 or 1 = not unrolled)...
+    int tap_unroll = 0;
+    // ... and consecutive rows of the horizontal pass per thread, summed
+    // together tap by tap (each tap's weight loaded once for them).
+    int horizontal_rows = 1;
+};
+
 void schedule_resize_nearest_cuda(NearestResizeFuncs f, const GpuKnobs &knobs);
-void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const GpuKnobs &knobs);
+void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs &knobs);
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Halide::Target &target,
                                  const ResizeKnobs &knobs);
 // resize_taps (host only): the tables once each, ahead of the outputs.

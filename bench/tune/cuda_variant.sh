@@ -50,7 +50,10 @@ ar r "$out/libhres.a" "$objects"/*.o
 c++ -O3 "$build/bench/CMakeFiles/bench_hres.dir/bench.cpp.o" "$out/libhres.a" -ldl -lpthread -o "$out/bench_hres"
 # test_resize too, so that a variant is checked before it is timed
 # (HRES_DEVICE=cuda, HRES_TEST_DATA=tests/data).
-(cd "$build" && c++ -O3 $(find tests/CMakeFiles/test_resize.dir -name '*.o') tests/libhres_test_support.a tests/libhres_reference.a \
-    "$out/libhres.a" -ldl apps/libhres_io.a -lpng -lz /usr/lib/x86_64-linux-gnu/libgtest.a -lpthread -o "$out/test_resize")
+# Its link line is the build's own, with the variant's library.
+libraries=$(awk '/^build bin\/test_resize:/{f=1} f&&/LINK_LIBRARIES/{sub(/^ *LINK_LIBRARIES = /,""); print; exit}' "$build/build.ninja")
+# shellcheck disable=SC2046,SC2086  # object and library lists
+(cd "$build" && c++ -O3 $(find tests/CMakeFiles/test_resize.dir -name '*.o') ${libraries//runtime\/libhres.a/$out\/libhres.a} \
+    -lpthread -o "$out/test_resize")
 echo "$gen $params" > "$out/variant.txt"
 echo "$out/bench_hres: $count CUDA libraries of $gen with '$params'"
