@@ -107,7 +107,9 @@ public:
 
 // bilinear and bicubic, with or without antialias: two separable passes,
 // horizontal first, as PyTorch's CPU kernels do (SPEC.md 3-5). uint8 runs
-// PyTorch's 16-bit fixed-point arithmetic with a uint8 intermediate.
+// PyTorch's 16-bit fixed-point arithmetic with a uint8 intermediate, so its
+// order is fixed; float32 on x86 also states the vertical pass first, which
+// runs on planar images that shrink enough in y.
 class ResizeFiltered : public Generator<ResizeFiltered> {
 public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
@@ -117,6 +119,10 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
+    // x86 float32, planar images: the vertical pass runs first where the
+    // output has at most this fraction of the input's rows (0 = never).
+    // schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<float> vertical_first_below{"vertical_first_below", 0.6f};
     // CUDA: threads per block along x and y (-1 = the tuned default: 16
     // rows with antialias, 8 without), output rows per thread (0 = the tuned
     // default, 4), and on grids of fewer than gpu_few_outputs output
@@ -199,6 +205,10 @@ public:
         // (CUDA) and vectors end in predicated tails (x86; a reduction's
         // tails are scalar loops there).
         Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
+        // The vertical pass first (float32 on x86): resized_y is input-wide.
+        Func sum_y_first("sum_y_first"), resized_y("resized_y"), sum_x_second("sum_x_second");
+        Func resized_yx("resized_yx");
+        Expr vertical_first;  // undefined where only the horizontal-first order is built
         using Product = std::function<Expr(Expr, Expr)>;
         auto define_sum = [&](Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel,
                               Expr init, const Product &product) {
@@ -231,7 +241,25 @@ public:
             define_sum(sum_x, taps_x, rx, input_column, 0.0f, product);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product);
-            output(x, y, c, n) = sum_y(x, y, c, n);
+            if (get_target().has_gpu_feature() || vertical_first_below <= 0) {
+                output(x, y, c, n) = sum_y(x, y, c, n);
+            } else {
+                // Both orders are within SPEC.md's float32 tolerance of
+                // PyTorch's (which sums the 2-D taps directly without
+                // antialias). Vertical first, the horizontal pass (the
+                // costlier one on x86: it transposes tiles) runs over the
+                // output's rows instead of the input's, which pays where
+                // the image shrinks enough in y.
+                auto input_row = [&](Expr tap) { return input(x, tap, c, n); };
+                auto resized_column = [&](Expr tap) { return resized_y(tap, y, c, n); };
+                define_sum(sum_y_first, taps_y, ry, input_row, 0.0f, product);
+                resized_y(x, y, c, n) = sum_y_first(x, y, c, n);
+                define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product);
+                resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
+                vertical_first = layout_of(input, output).planar() &&
+                                 cast<float>(axis_y.out) <= cast<float>(axis_y.in) * vertical_first_below;
+                output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
+            }
         }
 
         set_seed_estimates(input, output);
@@ -244,7 +272,8 @@ public:
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
-                                      rx.x, ry.x, x, y, c, n, layout_of(input, output)};
+                                      output.dim(1).extent(), rx.x, ry.x, x, y, c, n, layout_of(input, output)};
+            funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }

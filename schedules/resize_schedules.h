@@ -57,12 +57,20 @@ struct FilteredResizeFuncs {
     };
     std::vector<Maximum> maxima;
     bool constant_taps;               // no antialias: tap counts known at compile time, sums pure
-    // Input width and height and output width: x86 tiles whole v x v blocks
-    // only where each is at least v.
-    Halide::Expr in_width, in_height, out_width;
+    // Input and output extents: x86 tiles whole v x v blocks only where the
+    // horizontal pass' source and result are at least v wide and tall.
+    Halide::Expr in_width, in_height, out_width, out_height;
     Halide::RVar rx, ry;
     Halide::Var x, y, c, n;
     LayoutConditions layout;
+    // float32 on x86: the passes the other way round, vertical first, which
+    // the output runs where `when` holds (undefined: not built).
+    struct VerticalFirst {
+        Halide::Expr when;
+        Halide::Func sum_y, resized_y;  // the vertical pass over the input: input-wide, output-high
+        Halide::Func sum_x, resized;    // then the horizontal pass over resized_y: the output's values
+    };
+    VerticalFirst vertical_first;
 };
 
 // The CUDA filtered resize's own knobs, beside the shared loop knobs.

@@ -66,19 +66,129 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, gather);
 }
 
-// Separable filters: the horizontal pass is computed for a whole image of the
+namespace {
+
+// One horizontal pass of a separable resize: `result` = `sum` of taps over
+// columns of `source` (the input, or the vertical pass run first).
+struct HorizontalPass {
+    Func result, sum, source;
+    Expr whole_tiles;  // source and result at least v x v: tiles need no guards
+    bool parallel;     // strips of v rows in parallel (else the caller's task runs it)
+    // The vertical pass first: `source` computed per strip of v rows, x
+    // vectorised this wide (0: source is the input), and its sum when that
+    // is a reduction (antialias). Planar images only.
+    int source_lanes = 0;
+    Func source_sum;
+};
+
+// The horizontal pass, vectorised across rows instead of along x: tap k of
+// output x then reads one source column, the same for every lane, so each tap
+// is a dense vector load and a broadcast weight rather than a lane-by-lane
+// gather (the gathers were most of the time: Halide scalarises them on x86).
+// This needs the source rows of a strip stored transposed (in_t: rows
+// fastest) and the result turned back to x-fastest rows; both are v x v
+// transposes of tiles with constant storage, vectorised in both dimensions so
+// that Halide emits them as one dense load, a shuffle and one dense store.
+// Images narrower or shorter than v take the same loops with guarded partial
+// tiles.
+void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
+    Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
+        Stage s = tail == TailStrategy::ShiftInwards ? p.result.specialize(p.whole_tiles) : Stage(p.result);
+        s.tile(f.x, f.y, xo, yo, xi, yi, v, v, tail).reorder(xi, yi, xo, f.c, yo).vectorize(xi).unroll(yi);
+        if (p.parallel) s.parallel(yo);
+    }
+
+    // One tile of the pass, rows fastest.
+    p.sum.compute_at(p.result, xo)
+        .reorder_storage(f.y, f.x, f.c, f.n)
+        .bound_storage(f.y, v)
+        .bound_storage(f.x, v)
+        .vectorize(f.y, v, TailStrategy::GuardWithIf)
+        .unroll(f.x, v, TailStrategy::GuardWithIf);
+    if (!f.constant_taps) {  // without antialias the sum is pure, its taps written out
+        p.sum.update()
+            .reorder(f.y, f.rx, f.x)
+            .vectorize(f.y, v, TailStrategy::GuardWithIf)
+            .unroll(f.x, v, TailStrategy::GuardWithIf);
+    }
+    // ... turned back to x-fastest.
+    Func tile = p.sum.in(p.result);
+    tile.compute_at(p.result, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
+    tile.specialize(p.whole_tiles).vectorize(tile.args()[0], v).vectorize(tile.args()[1], v);
+    tile.vectorize(tile.args()[0], v, TailStrategy::GuardWithIf);
+
+    // The strip's source rows, transposed: in_t stored rows fastest, from
+    // v x v blocks of source rows loaded densely.
+    Func in_t = p.source.in(p.sum);
+    Func block = p.source.in(in_t);
+    const std::vector<Var> a = in_t.args();
+    const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
+    Var bx("bx"), xb("xb");
+    in_t.compute_at(p.result, yo).reorder_storage(y, x, c, n).bound_storage(y, v);
+    for (int channels : {3, 4}) {
+        in_t.specialize(p.whole_tiles && f.layout.interleaved(channels))
+            .split(x, bx, xb, v, TailStrategy::ShiftInwards)
+            .reorder(y, xb, c, bx)
+            .vectorize(y, v)
+            .vectorize(xb)
+            .unroll(c);
+    }
+    in_t.specialize(p.whole_tiles)
+        .split(x, bx, xb, v, TailStrategy::ShiftInwards)
+        .reorder(y, xb, bx, c)
+        .vectorize(y, v)
+        .vectorize(xb);
+    in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
+
+    const std::vector<Var> b = block.args();
+    block.compute_at(in_t, bx)
+        .bound_storage(b[0], v)
+        .bound_storage(b[1], v)
+        .vectorize(b[0], v, TailStrategy::GuardWithIf)
+        .unroll(b[1], v, TailStrategy::GuardWithIf);
+    for (int channels : {3, 4}) {
+        block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
+    }
+    if (p.source_lanes > 0) {
+        p.source.compute_at(p.result, yo).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
+    }
+    if (p.source_sum.defined()) {
+        p.source_sum.compute_at(p.source, f.x).vectorize(f.x);
+        p.source_sum.update().vectorize(f.x);
+    }
+}
+
+}  // namespace
+
+// Separable filters, horizontal pass first: computed for a whole image of the
 // batch (H_in x W_out x C: 1.1 MB for the seed case in float32, within L2 on
 // the machines we measure), in strips of rows for the thread pool, then the
 // vertical pass streams over it. Computing the horizontal pass per output
 // strip would need the strip's input rows, which bounds inference cannot
 // derive from the data-dependent tap tables.
 //
-// Vectorising the horizontal pass across rows (below) rather than along x
-// (per-lane gathers), H200 host, AVX-512, 1 thread, 2026-11-21, same run as
-// PyTorch, OpenCV and Pillow (bench/RESULTS.md): bilinear+aa u8 nchw 255 us
-// (was about 2x that), now below cv2.resize INTER_AREA and Pillow; on the
-// build machine (AMD EPYC, AVX2) bicubic+aa f32 1713 -> 663 us, bilinear f32
-// 327 -> 212 us.
+// Vectorising the horizontal pass across rows (schedule_horizontal_tiles)
+// rather than along x (per-lane gathers), H200 host, AVX-512, 1 thread,
+// 2026-11-21, same run as PyTorch, OpenCV and Pillow (bench/RESULTS.md):
+// bilinear+aa u8 nchw 255 us (was about 2x that), now below cv2.resize
+// INTER_AREA and Pillow; on the build machine (AMD EPYC, AVX2) bicubic+aa f32
+// 1713 -> 663 us, bilinear f32 327 -> 212 us.
+//
+// Planar float32 shrunk in y to at most `vertical_first_below` (0.6) of its
+// rows runs the vertical pass first: each task of output rows then needs
+// exactly its own rows of the vertical pass (computed per strip of v rows,
+// vectorised along x), and the horizontal pass covers output rows instead of
+// input rows. H200 host, AVX-512, 2026-11-21, single-kernel harness, 3
+// interleaved rounds, medians, vertical first / horizontal first, NCHW:
+// 500x400 -> 256x256 bicubic 0.70, bilinear 0.88, bilinear+aa 0.71,
+// bicubic+aa 0.83; 1080x1920 -> 540x960 bicubic 0.80, bilinear 0.91,
+// bilinear+aa 0.74, bicubic+aa 0.94 (4x3 of it, 16 threads: 0.71-0.86). At
+// milder ratios it lost: 345x456 -> 270x270 (0.78 of the rows) 0.94-1.20,
+// 300x400 -> 270x360 1.03-1.12. Interleaved images lost almost everywhere
+// (1.1-1.7x; 0.84-0.91 only at 540x960 without antialias): the vertical
+// pass deinterleaves there, then the transposing loads read its planar
+// rows again.
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
                                   const ResizeKnobs &knobs) {
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
@@ -88,93 +198,39 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // taps are adjacent.
     for (Func table : f.tables) table.compute_root();
 
+    // Rows per vector of the horizontal pass (also the tile edge), H200 host
+    // (16-core x86, AVX-512), 1 thread, 2026-11-21, 1x3x345x456 -> 270x270,
+    // nchw/nhwc: float32 without antialias 8 rows 178/194 us vs 16 rows
+    // 259/392 us (two taps do too little work to pay for 16 x 16
+    // transposes); every other case is faster at 16 (uint8 bilinear 171 vs
+    // 189 us, bicubic+aa 382 vs 849 us, float32 bicubic+aa 417 vs 496 us).
+    // AVX2 and SSE4.1 use their natural 8 and 4.
+    const bool light_taps = f.constant_taps && f.output.type() == Float(32);
+    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : (light_taps ? std::min(vec, 8) : vec);
+
+    if (f.vertical_first.when.defined()) {
+        FilteredResizeFuncs::VerticalFirst vf = f.vertical_first;
+        OutputLoops copy;  // the output copies the pass' tiles of its task
+        copy.planar_lanes = copy.interleaved_lanes = vec;
+        copy.rows = knobs.rows_per_task;
+        const Var task = schedule_output_loops(f.output.specialize(vf.when), f.x, f.y, f.c, f.n, f.layout, copy);
+        vf.resized.compute_at(f.output, task);
+        const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
+        schedule_horizontal_tiles({vf.resized, vf.sum_x, vf.resized_y, whole, false, vec * 2,
+                                   f.constant_taps ? Func() : vf.sum_y},
+                                  f, v);
+    }
+
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
     OutputLoops out;
     out.planar_lanes = out.interleaved_lanes = vertical;
     out.rows = knobs.rows_per_task;
     schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
-    // The horizontal pass, vectorised across rows instead of along x: tap k
-    // of output x then reads one input column, the same for every lane, so
-    // each tap is a dense vector load and a broadcast weight rather than a
-    // lane-by-lane gather (the gathers were most of the time: Halide
-    // scalarises them on x86). This needs the input rows of a strip stored
-    // transposed (in_t: rows fastest) and the result turned back to x-fastest
-    // rows for the vertical pass; both are v x v transposes of tiles with
-    // constant storage, vectorised in both dimensions so that Halide emits
-    // them as one dense load, a shuffle and one dense store. Images narrower
-    // or shorter than v take the same loops with guarded partial tiles.
-    //
-    // Rows per vector (also the tile edge), H200 host (16-core x86, AVX-512),
-    // 1 thread, 2026-11-21, 1x3x345x456 -> 270x270, nchw/nhwc: float32
-    // without antialias 8 rows 178/194 us vs 16 rows 259/392 us (two taps do
-    // too little work to pay for 16 x 16 transposes); every other case is
-    // faster at 16 (uint8 bilinear 171 vs 189 us, bicubic+aa 382 vs 849 us,
-    // float32 bicubic+aa 417 vs 496 us). AVX2 and SSE4.1 use their natural
-    // 8 and 4.
-    const bool light_taps = f.constant_taps && f.output.type() == Float(32);
-    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : (light_taps ? std::min(vec, 8) : vec);
-    const Expr whole_tiles = f.in_width >= v && f.in_height >= v && f.out_width >= v;
-    Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
     f.resized_x.compute_at(f.output, f.n);
-    for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
-        Stage s = tail == TailStrategy::ShiftInwards ? f.resized_x.specialize(whole_tiles) : Stage(f.resized_x);
-        s.tile(f.x, f.y, xo, yo, xi, yi, v, v, tail).reorder(xi, yi, xo, f.c, yo).vectorize(xi).unroll(yi).parallel(yo);
-    }
+    const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;
+    schedule_horizontal_tiles({f.resized_x, f.sum_x, f.input, whole, true}, f, v);
 
-    // One tile of the pass, rows fastest.
-    f.sum_x.compute_at(f.resized_x, xo)
-        .reorder_storage(f.y, f.x, f.c, f.n)
-        .bound_storage(f.y, v)
-        .bound_storage(f.x, v)
-        .vectorize(f.y, v, TailStrategy::GuardWithIf)
-        .unroll(f.x, v, TailStrategy::GuardWithIf);
-    if (!f.constant_taps) {  // without antialias sum_x is pure, its taps written out
-        f.sum_x.update()
-            .reorder(f.y, f.rx, f.x)
-            .vectorize(f.y, v, TailStrategy::GuardWithIf)
-            .unroll(f.x, v, TailStrategy::GuardWithIf);
-    }
-    // ... turned back to x-fastest.
-    Func tile = f.sum_x.in(f.resized_x);
-    tile.compute_at(f.resized_x, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
-    tile.specialize(whole_tiles).vectorize(tile.args()[0], v).vectorize(tile.args()[1], v);
-    tile.vectorize(tile.args()[0], v, TailStrategy::GuardWithIf);
-
-    // The strip's input rows, transposed: in_t stored rows fastest, from
-    // v x v blocks of input rows loaded densely.
-    Func in_t = f.input.in(f.sum_x);
-    Func block = f.input.in(in_t);
-    {
-        const std::vector<Var> a = in_t.args();
-        const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
-        Var bx("bx"), xb("xb");
-        in_t.compute_at(f.resized_x, yo).reorder_storage(y, x, c, n).bound_storage(y, v);
-        for (int channels : {3, 4}) {
-            in_t.specialize(whole_tiles && f.layout.interleaved(channels))
-                .split(x, bx, xb, v, TailStrategy::ShiftInwards)
-                .reorder(y, xb, c, bx)
-                .vectorize(y, v)
-                .vectorize(xb)
-                .unroll(c);
-        }
-        in_t.specialize(whole_tiles)
-            .split(x, bx, xb, v, TailStrategy::ShiftInwards)
-            .reorder(y, xb, bx, c)
-            .vectorize(y, v)
-            .vectorize(xb);
-        in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
-
-        const std::vector<Var> b = block.args();
-        block.compute_at(in_t, bx)
-            .bound_storage(b[0], v)
-            .bound_storage(b[1], v)
-            .vectorize(b[0], v, TailStrategy::GuardWithIf)
-            .unroll(b[1], v, TailStrategy::GuardWithIf);
-        for (int channels : {3, 4}) {
-            block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
-        }
-    }
     // The vertical pass: without antialias its sum is pure, inlined into the
     // output's vectors, whose tails are then predicated vector code; a
     // reduction computed per output vector ends each row in a scalar loop

@@ -52,8 +52,8 @@ build)
         # shellcheck disable=SC2086  # PARAMS is a list of key=value words
         "$generators" -g "$gen" -f k -o "$v" -e static_library,h target="$target" \
             input.type="$type" output.type="$type" $params
-        g++ -O2 -std=c++17 -DKERNEL_KIND=$kind -DPIXEL=$pixel -I"$v" -I"$include" \
-            "$here/kernel_timer.cpp" "$v/k.a" -o "$v/timer" -lpthread -ldl
+        g++ -O2 -std=c++17 -DKERNEL_KIND=$kind -DPIXEL=$pixel -I"$v" -I"$include" -I"$root/runtime/src" \
+            "$here/kernel_timer.cpp" "$root/runtime/src/scratch.cpp" "$v/k.a" -o "$v/timer" -lpthread -ldl
         echo "$gen $type $target $params" > "$v/variant.txt"
         echo "v$i: $params"
         i=$((i + 1))

@@ -11,6 +11,7 @@
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
 #include "k.h"
+#include "scratch.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,6 +44,7 @@ int main(int argc, char **argv) {
     const int oh = std::atoi(argv[5]), ow = std::atoi(argv[6]);
     const bool nhwc = std::string(argv[7]) == "nhwc";
     halide_set_num_threads(std::atoi(argv[8]));
+    hres::internal::install_scratch_allocator();  // as the library does
     const double seconds = std::atof(argv[9]);
 
     std::vector<PIXEL> in_store, out_store;

@@ -1,6 +1,7 @@
 // Wrapper core: images, argument checks, Halide error capture, ISA and thread
 // controls. Op entry points live in one file each (resize.cpp, ...).
 #include "internal.h"
+#include "scratch.h"
 
 #include <algorithm>
 #include <atomic>
@@ -192,6 +193,7 @@ void install_handlers() {
     std::call_once(once, [] {
         halide_set_error_handler(on_halide_error);
         halide_set_custom_can_use_target_features(can_use_target_features);
+        internal::install_scratch_allocator();
         internal::install_cuda_hooks();
     });
 }
