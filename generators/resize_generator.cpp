@@ -119,7 +119,7 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
-    // x86 float32, planar images: the vertical pass runs first where the
+    // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never).
     // schedules/resize_x86.cpp has the measurements.
     GeneratorParam<float> vertical_first_below{"vertical_first_below", 0.6f};
@@ -256,7 +256,12 @@ public:
                 resized_y(x, y, c, n) = sum_y_first(x, y, c, n);
                 define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product);
                 resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
-                vertical_first = layout_of(input, output).planar() &&
+                // The input's rows must be planar: interleaved images lost
+                // (schedules/resize_x86.cpp). Only the input's stride is
+                // tested: with the output's too (planar()), Halide kept the
+                // vertical-first tiles behind per-branch `used` flags and
+                // lost 1.03-1.4x (H200 host, 2026-11-21).
+                vertical_first = input.dim(0).stride() == 1 &&
                                  cast<float>(axis_y.out) <= cast<float>(axis_y.in) * vertical_first_below;
                 output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
             }
