@@ -180,7 +180,8 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // exactly its own rows of the vertical pass (computed per strip of v rows,
 // vectorised along x), and the horizontal pass covers output rows instead of
 // input rows. H200 host, AVX-512, 2026-11-21, single-kernel harness, 3
-// interleaved rounds, medians, vertical first / horizontal first, NCHW:
+// interleaved rounds, medians, vertical first wherever the output is
+// shorter / horizontal first, NCHW:
 // 500x400 -> 256x256 bicubic 0.70, bilinear 0.88, bilinear+aa 0.71,
 // bicubic+aa 0.83; 1080x1920 -> 540x960 bicubic 0.80, bilinear 0.91,
 // bilinear+aa 0.74, bicubic+aa 0.94 (4x3 of it, 16 threads: 0.71-0.86). At
@@ -188,7 +189,11 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // 300x400 -> 270x360 1.03-1.12. Interleaved images lost almost everywhere
 // (1.1-1.7x; 0.84-0.91 only at 540x960 without antialias): the vertical
 // pass deinterleaves there, then the transposing loads read its planar
-// rows again.
+// rows again. The final build against vertical_first_below=0 (a noisy
+// night, bench/RESULTS.md): bicubic 0.67 / 0.80 / 0.73 (500x400 -> 256x256,
+// 1080x1920 -> 540x960, 4x3 of it at 16 threads), bilinear 0.75 / 0.97 /
+// 0.84, bilinear+aa 0.78 / 0.79 / 0.86, bicubic+aa 0.79 / 1.29 / 0.99 (the
+// 1.29 was 0.92-0.94 in two earlier runs).
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
                                   const ResizeKnobs &knobs) {
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
