@@ -138,6 +138,8 @@ public:
     // rows per thread, or a plane per block if that is 0 (-1 = the tuned
     // default: 1 without antialias, 0 with).
     GeneratorParam<int> gpu_interleaved_pixels{"gpu_interleaved_pixels", 1};
+    // CUDA: rows per thread of those pixels on larger grids (0 = as planes).
+    GeneratorParam<int> gpu_interleaved_rows{"gpu_interleaved_rows", 0};
     GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", -1};
     GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", 4};  // CUDA with antialias: tap loops unrolled
     // CUDA with antialias: consecutive rows of the horizontal pass per
@@ -290,6 +292,7 @@ public:
                                                                           : (antialias ? 2 : knobs.rows_per_thread);
                 knobs.few_outputs = gpu_few_outputs;
                 knobs.interleaved_pixels = gpu_interleaved_pixels != 0;
+                knobs.interleaved_rows = gpu_interleaved_rows;
                 knobs.interleaved_rows_few =
                     gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
                 knobs.tap_unroll = gpu_tap_unroll;

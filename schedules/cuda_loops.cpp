@@ -68,13 +68,14 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
         return (per_plane ? pixels * out.dim(2).extent() : pixels) < knobs.few_outputs;
     };
     if (knobs.interleaved_pixels) {
+        const int rows = knobs.interleaved_rows > 0 ? knobs.interleaved_rows : knobs.rows_per_thread;
         for (int channels : {3, 4}) {
             Expr interleaved = layout.interleaved(channels);
             if (knobs.interleaved_rows_few > 0) {
                 pixel_tiles(f.specialize(interleaved && small_grid(false)), knobs.interleaved_rows_few);
-                pixel_tiles(f.specialize(interleaved), knobs.rows_per_thread);
+                pixel_tiles(f.specialize(interleaved), rows);
             } else {
-                pixel_tiles(f.specialize(interleaved && !small_grid(false)), knobs.rows_per_thread);
+                pixel_tiles(f.specialize(interleaved && !small_grid(false)), rows);
             }
         }
     }

@@ -19,8 +19,10 @@ struct GpuKnobs {
     int rows_per_thread_few = 0;  // 0 = always rows_per_thread
     int few_outputs = 0;
     // gpu_plane_threads: densely interleaved 3/4-channel images (NHWC) run a
-    // pixel's channels in one thread rather than a plane per block...
+    // pixel's channels in one thread rather than a plane per block, with
+    // interleaved_rows rows per thread (0 = rows_per_thread)...
     bool interleaved_pixels = false;
+    int interleaved_rows = 0;
     // ... with this many rows per thread on small grids, or, if 0, a plane
     // per block there.
     int interleaved_rows_few = 0;
