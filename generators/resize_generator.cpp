@@ -263,7 +263,7 @@ public:
                 // tested: with the output's too (planar()), Halide kept the
                 // vertical-first tiles behind per-branch `used` flags and
                 // lost 1.03-1.4x (H200 host, 2026-11-21).
-                vertical_first = input.dim(0).stride() == 1 &&
+                vertical_first = layout_of(input, output).planar_input() &&
                                  cast<float>(axis_y.out) <= cast<float>(axis_y.in) * vertical_first_below;
                 output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
             }

@@ -14,6 +14,8 @@ struct LayoutConditions {
 
     // x has unit stride in input and output (NCHW).
     Halide::Expr planar() const { return in_x_stride == 1 && out_x_stride == 1; }
+    // ... in the input alone.
+    Halide::Expr planar_input() const { return in_x_stride == 1; }
     // Densely interleaved pixels of `count` channels in input and output
     // (NHWC). Every stride is pinned to a constant so that specialising on
     // this turns the strided accesses into ones the compiler can vectorise.
