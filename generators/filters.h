@@ -59,7 +59,8 @@ struct AxisTaps {
     Expr taps;    // extent of k
     Func shift;   // () -> fixed-point precision p (uint8 path only)
     // Every Func above and the helpers they reduce over: small per-call tables
-    // that a schedule computes once, ahead of the pixel loops.
+    // that a schedule computes once, ahead of the pixel loops (each once:
+    // inlined, the antialiased filter's values were evaluated three times).
     std::vector<Func> tables;
     // uint8 only: the whole-axis maximum setting the precision (also in
     // `tables`), and the RVar over the axis' outputs its update reduces along.
@@ -271,7 +272,7 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Expr w = select(unchanged, select(k == 0, make_one(t), make_zero(t)), normalised);
     if (!fixed) {
         taps.weight(k, i) = w;
-        taps.tables = {total, taps.start, taps.weight};
+        taps.tables = {raw, total, taps.start, taps.weight};
         return taps;
     }
     Func weight_f64("weight_f64_" + axis.name);
@@ -283,7 +284,7 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     taps.shift = Func("shift_" + axis.name);
     taps.shift() = detail::fixed_point_shift(largest());
     taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
-    taps.tables = {total, largest, taps.start, taps.weight, taps.shift};
+    taps.tables = {raw, total, weight_f64, largest, taps.start, taps.weight, taps.shift};
     taps.largest = largest;
     taps.largest_over = all.y;
     return taps;

@@ -119,6 +119,9 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
+    // x86 with antialias: the vertical sums of a whole output row at once,
+    // taps outermost (1), or per output vector (0).
+    GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 0};
     // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never).
     // schedules/resize_x86.cpp has the measurements.
@@ -194,11 +197,22 @@ public:
             taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift);
         }
         // x86 evaluates horizontal taps per pixel tile: from a table there.
-        // Vertical taps are per row, and their promise (an impure call to
-        // Halide) would keep the output's vector tails from being predicated.
-        if (!get_target().has_gpu_feature()) taps_x = with_index_table(taps_x, k);
+        // Vertical taps are per row: without antialias their clamps are
+        // hoisted out of the row's vectors, and a table's promise (an impure
+        // call to Halide) would keep those vectors' tails from being
+        // predicated. With antialias the tap loop runs per output vector,
+        // which recomputed each clamp (8 scalar ops a tap) where a table
+        // load will do; its tails are scalar loops either way.
+        if (!get_target().has_gpu_feature()) {
+            taps_x = with_index_table(taps_x, k);
+            if (antialias) taps_y = with_index_table(taps_y, k);
+        }
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
+        // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
+        const bool paired = fixed && !get_target().has_gpu_feature();
+        RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
+        Func column_pairs("column_pairs");
 
         // A pass: sum = init + product(pixel, weight) over the axis' taps, in
         // tap order. With antialias a reduction over the tap tables; without,
@@ -233,7 +247,24 @@ public:
             // way (a left and a right shift and a select per vector); 6-7%
             // of the uint8 bilinear/bicubic time on the build machine.
             Product widened_product = [](Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); };
-            define_sum(sum_x, taps_x, rx, input_column, cast<int32_t>(1) << (taps_x.shift() - 1), widened_product);
+            Expr init_x = cast<int32_t>(1) << (taps_x.shift() - 1);
+            if (paired) {
+                // x86 multiplies two int16 pairs and adds the products in one
+                // instruction (pmaddwd, or vpdpwssd with the accumulator):
+                // taps are summed two at a time, from pairs of adjacent input
+                // columns (integer sums, so the order changes nothing). A
+                // uint8 tap k reads column min(start + k, in - 1), and taps
+                // past the edge weigh 0 (filters.h), so the pair at start + 2p
+                // serves taps 2p and 2p + 1.
+                Var j("j");
+                Expr in_w = input.dim(0).extent();
+                column_pairs(j, x, y, c, n) = input(min(likely(x + j), in_w - 1), y, c, n);
+                sum_x(x, y, c, n) = init_x;
+                sum_x(x, y, c, n) += widened_product(cast<int16_t>(column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n)),
+                                                     taps_x.weight(2 * rpair.y + rpair.x, x));
+            } else {
+                define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product);
+            }
             resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
             define_sum(sum_y, taps_y, ry, resized_row, cast<int32_t>(1) << (taps_y.shift() - 1), widened_product);
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
@@ -280,6 +311,7 @@ public:
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       output.dim(1).extent(), rx.x, ry.x, x, y, c, n, layout_of(input, output)};
+            if (paired) funcs.paired = {column_pairs, rpair.x, rpair.y};
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
@@ -303,6 +335,7 @@ public:
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};
                 knobs.horizontal_lanes = horizontal_lanes;
                 knobs.vertical_vectors = vertical_vectors;
+                knobs.vertical_row_sums = vertical_row_sums != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }
         }

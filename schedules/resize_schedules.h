@@ -28,6 +28,9 @@ struct ResizeKnobs {
     int horizontal_lanes = 0;
     // bilinear/bicubic only: vectors of outputs per tap of the vertical pass
     int vertical_vectors = 1;
+    // bilinear/bicubic with antialias: the vertical sums of a whole output
+    // row at once, taps outermost (else per output vector, taps innermost)
+    bool vertical_row_sums = false;
 };
 
 struct NearestResizeFuncs {
@@ -71,6 +74,14 @@ struct FilteredResizeFuncs {
         Halide::Func sum_x, resized;    // then the horizontal pass over resized_y: the output's values
     };
     VerticalFirst vertical_first;
+    // uint8 on x86: sum_x is a reduction over pairs of taps (even without
+    // antialias), reading `columns`, adjacent input columns side by side
+    // (j, x, y, c, n) (undefined: not built).
+    struct PairedTaps {
+        Halide::Func columns;
+        Halide::RVar lane, pair;  // lane j of pair p is tap 2p + j
+    };
+    PairedTaps paired;
 };
 
 // The CUDA filtered resize's own knobs, beside the shared loop knobs.

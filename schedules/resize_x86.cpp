@@ -57,7 +57,8 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     copy.rows = knobs.rows_per_task;
     copy.images_in_tasks = true;
     copy.planar_pixel_lanes = knobs.reuse_pixel_lanes;
-    const Var strips = schedule_output_loops(f.output.specialize(f.reuse_rows), f.x, f.y, f.c, f.n, f.layout, copy);
+    const Var strips =
+        schedule_output_loops(f.output.specialize(f.reuse_rows), f.x, f.y, f.c, f.n, f.layout, copy).task;
     f.gathered_rows.compute_at(f.output, strips).reorder_storage(f.c, f.x, f.y, f.n);
     OutputLoops rows = gather;
     rows.rows = 0;
@@ -69,16 +70,20 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
 namespace {
 
 // One horizontal pass of a separable resize: `result` = `sum` of taps over
-// columns of `source` (the input, or the vertical pass run first).
+// columns of `source` (the input, or the vertical pass run first), narrowed
+// to the pixel type where that is uint8.
 struct HorizontalPass {
     Func result, sum, source;
-    Expr whole_tiles;  // source and result at least v x v: tiles need no guards
-    bool parallel;     // strips of v rows in parallel (else the caller's task runs it)
+    Halide::LoopLevel at;  // where the pass' image (result's values, x fastest) is computed
+    Expr whole_tiles;      // source and result at least v x v: tiles need no guards
+    bool parallel;         // strips of v rows in parallel (else the caller's task runs it)
     // The vertical pass first: `source` computed per strip of v rows, x
     // vectorised this wide (0: source is the input), and its sum when that
     // is a reduction (antialias). Planar images only.
     int source_lanes = 0;
     Func source_sum;
+    // uint8: the sum over pairs of taps, reading pairs of source columns.
+    FilteredResizeFuncs::PairedTaps paired;
 };
 
 // The horizontal pass, vectorised across rows instead of along x: tap k of
@@ -89,43 +94,80 @@ struct HorizontalPass {
 // fastest) and the result turned back to x-fastest rows; both are v x v
 // transposes of tiles with constant storage, vectorised in both dimensions so
 // that Halide emits them as one dense load, a shuffle and one dense store.
+// The result is narrowed before it is turned back: uint8 tiles are a quarter
+// of the int32 sums' bytes (H200 host, 2026-11-22: bench/RESULTS.md).
 // Images narrower or shorter than v take the same loops with guarded partial
 // tiles.
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    // The pass' image, which its consumers read: tiles of v x v outputs.
+    Func image = p.result.in();
+    image.compute_at(p.at);
     for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
-        Stage s = tail == TailStrategy::ShiftInwards ? p.result.specialize(p.whole_tiles) : Stage(p.result);
-        s.tile(f.x, f.y, xo, yo, xi, yi, v, v, tail).reorder(xi, yi, xo, f.c, yo).vectorize(xi).unroll(yi);
+        Stage s = tail == TailStrategy::ShiftInwards ? image.specialize(p.whole_tiles) : Stage(image);
+        s.tile(image.args()[0], image.args()[1], xo, yo, xi, yi, v, v, tail)
+            .reorder(xi, yi, xo, image.args()[2], yo)
+            .vectorize(xi)
+            .unroll(yi);
         if (p.parallel) s.parallel(yo);
     }
 
-    // One tile of the pass, rows fastest.
-    p.sum.compute_at(p.result, xo)
-        .reorder_storage(f.y, f.x, f.c, f.n)
-        .bound_storage(f.y, v)
-        .bound_storage(f.x, v)
-        .vectorize(f.y, v, TailStrategy::GuardWithIf)
-        .unroll(f.x, v, TailStrategy::GuardWithIf);
-    if (!f.constant_taps) {  // without antialias the sum is pure, its taps written out
+    // One tile of the pass, rows fastest: the sums (a reduction with
+    // antialias or paired taps, else pure and inlined into the result)...
+    const bool paired = p.paired.columns.defined();
+    const bool sum_stored = paired || !f.constant_taps;
+    if (sum_stored) {
+        p.sum.compute_at(image, xo)
+            .reorder_storage(f.y, f.x, f.c, f.n)
+            .bound_storage(f.y, v)
+            .bound_storage(f.x, v)
+            .reorder(f.y, f.x)
+            .vectorize(f.y, v, TailStrategy::GuardWithIf)
+            .unroll(f.x, v, TailStrategy::GuardWithIf);
+    }
+    if (paired) {
+        // A tap pair's 2 x v products are one vector, summed lane pair by
+        // lane pair (Halide's VectorReduce: pmaddwd, vpdpwssd on Zen 4 and
+        // Sapphire Rapids); the tile's columns are unrolled inside the loop
+        // over pairs, v accumulators in registers.
+        p.sum.update()
+            .reorder(p.paired.lane, f.y, f.x, p.paired.pair)
+            .atomic()
+            .vectorize(p.paired.lane)
+            .vectorize(f.y, v, TailStrategy::GuardWithIf)
+            .unroll(f.x, v, TailStrategy::GuardWithIf);
+        if (f.constant_taps) p.sum.update().unroll(p.paired.pair);  // 1 or 2 pairs
+    } else if (!f.constant_taps) {
         p.sum.update()
             .reorder(f.y, f.rx, f.x)
             .vectorize(f.y, v, TailStrategy::GuardWithIf)
             .unroll(f.x, v, TailStrategy::GuardWithIf);
     }
+    // ... and the result, narrowed to the pixel type (float32 results of
+    // stored sums are the sums themselves: inlined).
+    if (!sum_stored || p.result.type() != p.sum.type()) {
+        p.result.compute_at(image, xo)
+            .reorder_storage(f.y, f.x, f.c, f.n)
+            .bound_storage(f.y, v)
+            .bound_storage(f.x, v)
+            .reorder(f.y, f.x)
+            .vectorize(f.y, v, TailStrategy::GuardWithIf)
+            .unroll(f.x, v, TailStrategy::GuardWithIf);
+    }
     // ... turned back to x-fastest.
-    Func tile = p.sum.in(p.result);
-    tile.compute_at(p.result, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
+    Func tile = p.result.in(image);
+    tile.compute_at(image, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
     tile.specialize(p.whole_tiles).vectorize(tile.args()[0], v).vectorize(tile.args()[1], v);
     tile.vectorize(tile.args()[0], v, TailStrategy::GuardWithIf);
 
     // The strip's source rows, transposed: in_t stored rows fastest, from
     // v x v blocks of source rows loaded densely.
-    Func in_t = p.source.in(p.sum);
+    Func in_t = p.source.in(paired ? p.paired.columns : p.sum);
     Func block = p.source.in(in_t);
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
     Var bx("bx"), xb("xb");
-    in_t.compute_at(p.result, yo).reorder_storage(y, x, c, n).bound_storage(y, v);
+    in_t.compute_at(image, yo).reorder_storage(y, x, c, n).bound_storage(y, v);
     for (int channels : {3, 4}) {
         in_t.specialize(p.whole_tiles && f.layout.interleaved(channels))
             .split(x, bx, xb, v, TailStrategy::ShiftInwards)
@@ -150,8 +192,17 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     for (int channels : {3, 4}) {
         block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
     }
+    if (paired) {
+        // Adjacent columns of the transposed strip side by side: per column
+        // one interleave of two v-row vectors, (j, y) fastest.
+        Func pairs = p.paired.columns;
+        const std::vector<Var> q = pairs.args();  // j, x, y, c, n
+        pairs.compute_at(image, yo).reorder_storage(q[0], q[2], q[1], q[3], q[4]).bound_storage(q[2], v);
+        pairs.specialize(p.whole_tiles).reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v);
+        pairs.reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v, TailStrategy::GuardWithIf);
+    }
     if (p.source_lanes > 0) {
-        p.source.compute_at(p.result, yo).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
+        p.source.compute_at(image, yo).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
     }
     if (p.source_sum.defined()) {
         p.source_sum.compute_at(p.source, f.x).vectorize(f.x);
@@ -218,10 +269,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         OutputLoops copy;  // the output copies the pass' tiles of its task
         copy.planar_lanes = copy.interleaved_lanes = vec;
         copy.rows = knobs.rows_per_task;
-        const Var task = schedule_output_loops(f.output.specialize(vf.when), f.x, f.y, f.c, f.n, f.layout, copy);
-        vf.resized.compute_at(f.output, task);
+        const Var task =
+            schedule_output_loops(f.output.specialize(vf.when), f.x, f.y, f.c, f.n, f.layout, copy).task;
         const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
-        schedule_horizontal_tiles({vf.resized, vf.sum_x, vf.resized_y, whole, false, vec * 2,
+        schedule_horizontal_tiles({vf.resized, vf.sum_x, vf.resized_y, Halide::LoopLevel(f.output, task), whole, false, vec * 2,
                                    f.constant_taps ? Func() : vf.sum_y},
                                   f, v);
     }
@@ -230,11 +281,12 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     OutputLoops out;
     out.planar_lanes = out.interleaved_lanes = vertical;
     out.rows = knobs.rows_per_task;
-    schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
+    const OutputLoopVars loops = schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
-    f.resized_x.compute_at(f.output, f.n);
     const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;
-    schedule_horizontal_tiles({f.resized_x, f.sum_x, f.input, whole, true}, f, v);
+    HorizontalPass first{f.resized_x, f.sum_x, f.input, Halide::LoopLevel(f.output, f.n), whole, true};
+    first.paired = f.paired;
+    schedule_horizontal_tiles(first, f, v);
 
     // The vertical pass: without antialias its sum is pure, inlined into the
     // output's vectors, whose tails are then predicated vector code; a
@@ -245,7 +297,14 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // nchw/nhwc: bicubic f32 250 -> 220 / 274 -> 243 us, bilinear f32 182
     // -> 179 / 205 -> 194 us, bicubic u8 248 -> 234 us (bench/RESULTS.md).
     // vertical_vectors 1, 2 and 4 measured within 3-4% of each other.
-    if (!f.constant_taps) {
+    if (f.constant_taps) return;
+    if (knobs.vertical_row_sums) {
+        // With antialias, a whole output row's sums (every channel) at once,
+        // taps outermost: each tap's row index and weight are loaded once
+        // for the row instead of once per output vector.
+        f.sum_y.compute_at(f.output, loops.row).vectorize(f.x, vertical, TailStrategy::GuardWithIf);
+        f.sum_y.update().reorder(f.x, f.c, f.ry).vectorize(f.x, vertical, TailStrategy::GuardWithIf);
+    } else {
         f.sum_y.compute_at(f.output, f.x).vectorize(f.x);
         f.sum_y.update().vectorize(f.x);
     }

@@ -10,7 +10,7 @@ int vector_width(const Target &target, Type t, int multiplier) {
     return std::max(1, target.natural_vector_size(t) * multiplier);
 }
 
-Var schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
+OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
                           const LayoutConditions &layout, const OutputLoops &o) {
     Var yo("yo"), yi("yi"), task("strips");
     // One parallel loop over the strips of all planes of an image (or of the
@@ -45,7 +45,7 @@ Var schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, con
     rows_in_parallel(f.specialize(layout.planar()), o.planar_lanes, true);
     // Any other strides (NHWC with other channel counts, mixed layouts).
     rows_in_parallel(f, o.planar_lanes, true);
-    return task;
+    return {task, yi};
 }
 
 }  // namespace hres

@@ -24,13 +24,18 @@ struct OutputLoops {
     int planar_pixel_lanes = 0;
 };
 
+// The loops schedule_output_loops makes, for intermediates computed inside
+// them: the parallel tasks and the rows of a task.
+struct OutputLoopVars {
+    Halide::Var task, row;
+};
+
 // Tasks of `rows` output rows in parallel, x vectorised with a guarded tail
 // so 1..7-pixel-wide images work, and for interleaved layouts with 3 or 4
 // channels c unrolled innermost so that stores interleave in registers
 // instead of scattering. Specialises `f` (a Func, a specialisation of one, or
-// an intermediate computed per task) on the layout. Returns the loop of
-// tasks, for intermediates computed per task.
-Halide::Var schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y,
+// an intermediate computed per task) on the layout.
+OutputLoopVars schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y,
                                   const Halide::Var &c, const Halide::Var &n, const LayoutConditions &layout,
                                   const OutputLoops &loops);
 
