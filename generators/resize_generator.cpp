@@ -121,7 +121,7 @@ public:
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
     // x86 with antialias: the vertical sums of a whole output row at once,
     // taps outermost (1), or per output vector (0).
-    GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 0};
+    GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 1};
     // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never).
     // schedules/resize_x86.cpp has the measurements.

@@ -95,7 +95,7 @@ struct HorizontalPass {
 // transposes of tiles with constant storage, vectorised in both dimensions so
 // that Halide emits them as one dense load, a shuffle and one dense store.
 // The result is narrowed before it is turned back: uint8 tiles are a quarter
-// of the int32 sums' bytes (H200 host, 2026-11-22: bench/RESULTS.md).
+// of the int32 sums' bytes.
 // Images narrower or shorter than v take the same loops with guarded partial
 // tiles.
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
@@ -129,7 +129,15 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
         // A tap pair's 2 x v products are one vector, summed lane pair by
         // lane pair (Halide's VectorReduce: pmaddwd, vpdpwssd on Zen 4 and
         // Sapphire Rapids); the tile's columns are unrolled inside the loop
-        // over pairs, v accumulators in registers.
+        // over pairs, v accumulators in registers. Per pair and column: a
+        // table load, a zero-extending load, a weight-pair broadcast, the
+        // multiply-add and the add (before: all of that per tap, with the
+        // weight widened and the tap loop per column). With the narrowing
+        // above, H200 host, AVX-512, 1 thread, 2026-11-21, single-kernel
+        // harness, 1x3x345x456 -> 270x270 nchw/nhwc, medians of 3: bilinear
+        // 259 -> 174 / 257 -> 182 us, bicubic 341 -> 210 / 339 -> 251 us,
+        // bilinear+aa nhwc 395 -> 290 us, bicubic+aa nhwc 569 -> 389 us
+        // (the planar antialiased rows moved within the host's noise).
         p.sum.update()
             .reorder(p.paired.lane, f.y, f.x, p.paired.pair)
             .atomic()
@@ -301,9 +309,18 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     if (knobs.vertical_row_sums) {
         // With antialias, a whole output row's sums (every channel) at once,
         // taps outermost: each tap's row index and weight are loaded once
-        // for the row instead of once per output vector.
-        f.sum_y.compute_at(f.output, loops.row).vectorize(f.x, vertical, TailStrategy::GuardWithIf);
-        f.sum_y.update().reorder(f.x, f.c, f.ry).vectorize(f.x, vertical, TailStrategy::GuardWithIf);
+        // for the row instead of once per output vector. H200 host, AVX-512,
+        // 1 thread, 2026-11-21, single-kernel harness, best of 3 rounds,
+        // 1x3x345x456 -> 270x270 nchw/nhwc (4x3 of it): bilinear+aa u8
+        // 279 -> 205 / 295 -> 235 us (1030 -> 774 / 1108 -> 877), bicubic+aa
+        // u8 355 -> 261 / 385 -> 295 us (1360 -> 984 / 1449 -> 1078),
+        // bilinear+aa f32 511 -> 463 / 530 -> 494 us, bicubic+aa f32
+        // 572 -> 525 / 589 -> 572 us.
+        // Rows are rounded up to whole vectors: a guarded tail is a scalar
+        // loop in a reduction (a quarter of the pass at 270 columns). The
+        // horizontal pass then covers the rounded width too.
+        f.sum_y.compute_at(f.output, loops.row).vectorize(f.x, vec, TailStrategy::RoundUp);
+        f.sum_y.update().reorder(f.x, f.c, f.ry).vectorize(f.x, vec, TailStrategy::RoundUp);
     } else {
         f.sum_y.compute_at(f.output, f.x).vectorize(f.x);
         f.sum_y.update().vectorize(f.x);
