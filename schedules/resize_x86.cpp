@@ -114,17 +114,18 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 
     // One tile of the pass, rows fastest: the sums (a reduction with
     // antialias or paired taps, else pure and inlined into the result)...
-    const bool paired = p.paired.columns.defined();
-    const bool sum_stored = paired || !f.constant_taps;
-    if (sum_stored) {
-        p.sum.compute_at(image, xo)
+    auto rows_fastest_tile = [&](Func tile_func) {
+        tile_func.compute_at(image, xo)
             .reorder_storage(f.y, f.x, f.c, f.n)
             .bound_storage(f.y, v)
             .bound_storage(f.x, v)
             .reorder(f.y, f.x)
             .vectorize(f.y, v, TailStrategy::GuardWithIf)
             .unroll(f.x, v, TailStrategy::GuardWithIf);
-    }
+    };
+    const bool paired = p.paired.columns.defined();
+    const bool sum_stored = paired || !f.constant_taps;
+    if (sum_stored) rows_fastest_tile(p.sum);
     if (paired) {
         // A tap pair's 2 x v products are one vector, summed lane pair by
         // lane pair (Halide's VectorReduce: pmaddwd, vpdpwssd on Zen 4 and
@@ -153,15 +154,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     }
     // ... and the result, narrowed to the pixel type (float32 results of
     // stored sums are the sums themselves: inlined).
-    if (!sum_stored || p.result.type() != p.sum.type()) {
-        p.result.compute_at(image, xo)
-            .reorder_storage(f.y, f.x, f.c, f.n)
-            .bound_storage(f.y, v)
-            .bound_storage(f.x, v)
-            .reorder(f.y, f.x)
-            .vectorize(f.y, v, TailStrategy::GuardWithIf)
-            .unroll(f.x, v, TailStrategy::GuardWithIf);
-    }
+    if (!sum_stored || p.result.type() != p.sum.type()) rows_fastest_tile(p.result);
     // ... turned back to x-fastest.
     Func tile = p.result.in(image);
     tile.compute_at(image, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
