@@ -200,9 +200,10 @@ public:
         // Vertical taps are per row: without antialias their clamps are
         // hoisted out of the row's vectors, and a table's promise (an impure
         // call to Halide) would keep those vectors' tails from being
-        // predicated. With antialias the tap loop runs per output vector,
-        // which recomputed each clamp (8 scalar ops a tap) where a table
-        // load will do; its tails are scalar loops either way.
+        // predicated. With antialias the vertical sum is a reduction over a
+        // tap loop, whose clamps were recomputed per tap (8 scalar ops)
+        // where a table load will do; a reduction's vectors have no
+        // predicated tails anyway (the schedule rounds its rows up).
         if (!get_target().has_gpu_feature()) {
             taps_x = with_index_table(taps_x, k);
             if (antialias) taps_y = with_index_table(taps_y, k);
