@@ -258,11 +258,11 @@ public:
                 // past the edge weigh 0 (filters.h), so the pair at start + 2p
                 // serves taps 2p and 2p + 1.
                 Var j("j");
-                Expr in_w = input.dim(0).extent();
-                column_pairs(j, x, y, c, n) = input(min(likely(x + j), in_w - 1), y, c, n);
+                column_pairs(j, x, y, c, n) = input(min(likely(x + j), axis_x.in - 1), y, c, n);
+                Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);
                 sum_x(x, y, c, n) = init_x;
-                sum_x(x, y, c, n) += widened_product(cast<int16_t>(column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n)),
-                                                     taps_x.weight(2 * rpair.y + rpair.x, x));
+                Expr pair_weight = taps_x.weight(2 * rpair.y + rpair.x, x);
+                sum_x(x, y, c, n) += widened_product(cast<int16_t>(pair_pixel), pair_weight);
             } else {
                 define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product);
             }

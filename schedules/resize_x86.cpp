@@ -74,7 +74,7 @@ namespace {
 // to the pixel type where that is uint8.
 struct HorizontalPass {
     Func result, sum, source;
-    Halide::LoopLevel at;  // where the pass' image (result's values, x fastest) is computed
+    LoopLevel at;          // where the pass' image (result's values, x fastest) is computed
     Expr whole_tiles;      // source and result at least v x v: tiles need no guards
     bool parallel;         // strips of v rows in parallel (else the caller's task runs it)
     // The vertical pass first: `source` computed per strip of v rows, x
@@ -199,8 +199,10 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
         Func pairs = p.paired.columns;
         const std::vector<Var> q = pairs.args();  // j, x, y, c, n
         pairs.compute_at(image, yo).reorder_storage(q[0], q[2], q[1], q[3], q[4]).bound_storage(q[2], v);
-        pairs.specialize(p.whole_tiles).reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v);
-        pairs.reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v, TailStrategy::GuardWithIf);
+        for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf}) {
+            Stage s = tail == TailStrategy::Auto ? pairs.specialize(p.whole_tiles) : Stage(pairs);
+            s.reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v, tail);
+        }
     }
     if (p.source_lanes > 0) {
         p.source.compute_at(image, yo).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
@@ -290,9 +292,9 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         const Var task =
             schedule_output_loops(f.output.specialize(vf.when), f.x, f.y, f.c, f.n, f.layout, copy).task;
         const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
-        schedule_horizontal_tiles({vf.resized, vf.sum_x, vf.resized_y, Halide::LoopLevel(f.output, task), whole, false, vec * 2,
-                                   f.constant_taps ? Func() : vf.sum_y},
-                                  f, v);
+        HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false, vec * 2,
+                              f.constant_taps ? Func() : vf.sum_y};
+        schedule_horizontal_tiles(second, f, v);
     }
 
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
@@ -302,7 +304,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     const OutputLoopVars loops = schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
     const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;
-    HorizontalPass first{f.resized_x, f.sum_x, f.input, Halide::LoopLevel(f.output, f.n), whole, true};
+    HorizontalPass first{f.resized_x, f.sum_x, f.input, LoopLevel(f.output, f.n), whole, true};
     first.paired = f.paired;
     schedule_horizontal_tiles(first, f, v);
 

@@ -11,7 +11,7 @@ int vector_width(const Target &target, Type t, int multiplier) {
 }
 
 OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
-                          const LayoutConditions &layout, const OutputLoops &o) {
+                                     const LayoutConditions &layout, const OutputLoops &o) {
     Var yo("yo"), yi("yi"), task("strips");
     // One parallel loop over the strips of all planes of an image (or of the
     // batch): small images still give the thread pool enough tasks, and it

@@ -36,7 +36,7 @@ struct OutputLoopVars {
 // instead of scattering. Specialises `f` (a Func, a specialisation of one, or
 // an intermediate computed per task) on the layout.
 OutputLoopVars schedule_output_loops(Halide::Stage f, const Halide::Var &x, const Halide::Var &y,
-                                  const Halide::Var &c, const Halide::Var &n, const LayoutConditions &layout,
-                                  const OutputLoops &loops);
+                                     const Halide::Var &c, const Halide::Var &n, const LayoutConditions &layout,
+                                     const OutputLoops &loops);
 
 }  // namespace hres
