@@ -122,6 +122,11 @@ public:
     // x86 with antialias: the vertical sums of a whole output row at once,
     // taps outermost (1), or per output vector (0).
     GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 1};
+    // x86 uint8: the horizontal pass stores pairs of adjacent input columns
+    // per strip (1), or each tap pair forms its own from the strip (0); -1 =
+    // the tuned default: stored with antialias (more taps per column).
+    // schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> stored_pairs{"stored_pairs", -1};
     // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never).
     // schedules/resize_x86.cpp has the measurements.
@@ -213,7 +218,7 @@ public:
         // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
         const bool paired = fixed && !get_target().has_gpu_feature();
         RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
-        Func column_pairs("column_pairs");
+        Func clamped_columns("clamped_columns"), column_pairs("column_pairs");
 
         // A pass: sum = init + product(pixel, weight) over the axis' taps, in
         // tap order. With antialias a reduction over the tap tables; without,
@@ -256,9 +261,18 @@ public:
                 // columns (integer sums, so the order changes nothing). A
                 // uint8 tap k reads column min(start + k, in - 1), and taps
                 // past the edge weigh 0 (filters.h), so the pair at start + 2p
-                // serves taps 2p and 2p + 1.
+                // serves taps 2p and 2p + 1. Its second column may lie one
+                // past the edge. Two equal statements of the pairs: stored per
+                // strip, each pair clamps its columns; formed per tap pair,
+                // the columns are clamped once, before they are paired.
                 Var j("j");
-                column_pairs(j, x, y, c, n) = input(min(likely(x + j), axis_x.in - 1), y, c, n);
+                const bool pairs_stored = stored_pairs >= 0 ? stored_pairs > 0 : bool(antialias);
+                if (pairs_stored) {
+                    column_pairs(j, x, y, c, n) = input(min(likely(x + j), axis_x.in - 1), y, c, n);
+                } else {
+                    clamped_columns(x, y, c, n) = input(min(likely(x), axis_x.in - 1), y, c, n);
+                    column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
+                }
                 Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);
                 sum_x(x, y, c, n) = init_x;
                 Expr pair_weight = taps_x.weight(2 * rpair.y + rpair.x, x);
@@ -312,7 +326,7 @@ public:
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       output.dim(1).extent(), rx.x, ry.x, x, y, c, n, layout_of(input, output)};
-            if (paired) funcs.paired = {column_pairs, rpair.x, rpair.y};
+            if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});

@@ -76,9 +76,11 @@ struct FilteredResizeFuncs {
     VerticalFirst vertical_first;
     // uint8 on x86: sum_x is a reduction over pairs of taps (even without
     // antialias), reading `columns`, adjacent input columns side by side
-    // (j, x, y, c, n) (undefined: not built).
+    // (j, x, y, c, n) (undefined: not built). Where `source` (the input with
+    // its columns clamped) is defined, the pairs are read from it per tap
+    // pair; otherwise they are stored.
     struct PairedTaps {
-        Halide::Func columns;
+        Halide::Func source, columns;
         Halide::RVar lane, pair;  // lane j of pair p is tap 2p + j
     };
     PairedTaps paired;

@@ -124,6 +124,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
             .unroll(f.x, v, TailStrategy::GuardWithIf);
     };
     const bool paired = p.paired.columns.defined();
+    const bool stored_pairs = paired && !p.paired.source.defined();
     const bool sum_stored = paired || !f.constant_taps;
     if (sum_stored) rows_fastest_tile(p.sum);
     if (paired) {
@@ -162,8 +163,9 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     tile.vectorize(tile.args()[0], v, TailStrategy::GuardWithIf);
 
     // The strip's source rows, transposed: in_t stored rows fastest, from
-    // v x v blocks of source rows loaded densely.
-    Func in_t = p.source.in(paired ? p.paired.columns : p.sum);
+    // v x v blocks of source rows loaded densely (the clamped columns, where
+    // the pairs are formed per tap pair).
+    Func in_t = stored_pairs ? p.source.in(p.paired.columns) : paired ? p.paired.source : p.source.in(p.sum);
     Func block = p.source.in(in_t);
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
@@ -193,7 +195,22 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     for (int channels : {3, 4}) {
         block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
     }
-    if (paired) {
+    // Pairs of adjacent columns: stored per strip, one interleave of two
+    // v-row vectors per input column, or formed per tap pair and output
+    // column from two loads of the clamped strip (generator's
+    // stored_pairs). Without antialias the latter: a tap pair per column or
+    // two, fewer interleaves than input columns when shrinking, no stores.
+    // H200 host, AVX-512, 2026-11-22, single-kernel harness, stored -> per
+    // tap pair, typical rounds of 3-5: bilinear 1x3x345x456 -> 270x270
+    // nchw about even (143-155 -> 142-150 us), nhwc 181-199 -> 166-181 us,
+    // 4x3x1080x1920 -> 540x960 at 16 threads nhwc 885-961 -> 792-817 us;
+    // bicubic 500x400 -> 256x256 nhwc 285-340 -> 264-275 us, 4x3x1080x1920
+    // nhwc 1107-1154 -> 1036-1063 us, nchw even. With antialias (3-5
+    // pairs) the stored pairs won: bilinear+aa 4x3x1080x1920 nchw 1037-1106
+    // vs 1161-1166 us, bicubic+aa 1379-1446 vs 1559-1674 us. (Storing
+    // pairs of the clamped strip lost everywhere, e.g. bilinear
+    // 1x3x345x456 nchw 143-155 -> 175-199 us.)
+    if (stored_pairs) {
         // Adjacent columns of the transposed strip side by side: per column
         // one interleave of two v-row vectors, (j, y) fastest.
         Func pairs = p.paired.columns;
