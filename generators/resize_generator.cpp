@@ -118,6 +118,10 @@ public:
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
+    // x86, horizontal pass first: planar inputs at least this many columns
+    // wide run that pass in parallel tasks of one plane's strip, narrower
+    // ones (and interleaved) of all planes' (0 = never).
+    GeneratorParam<int> horizontal_plane_tasks_from{"horizontal_plane_tasks_from", 1024};
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
     // x86 with antialias: the vertical sums of a whole output row at once,
     // taps outermost (1), or per output vector (0).
@@ -349,6 +353,7 @@ public:
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};
                 knobs.horizontal_lanes = horizontal_lanes;
+                knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);

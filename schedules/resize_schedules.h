@@ -26,6 +26,10 @@ struct ResizeKnobs {
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;
+    // bilinear/bicubic, horizontal pass first: planar inputs at least this
+    // wide run that pass in tasks of one plane's strip (else all planes of a
+    // strip together; 0 = never)
+    int horizontal_plane_tasks_from = 0;
     // bilinear/bicubic only: vectors of outputs per tap of the vertical pass
     int vertical_vectors = 1;
     // bilinear/bicubic with antialias: the vertical sums of a whole output

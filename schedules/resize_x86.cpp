@@ -84,6 +84,9 @@ struct HorizontalPass {
     Func source_sum;
     // uint8: the sum over pairs of taps, reading pairs of source columns.
     FilteredResizeFuncs::PairedTaps paired;
+    // With `parallel`: planar inputs at least this wide run a task per strip
+    // and plane (0 = never).
+    int plane_tasks_from = 0;
 };
 
 // The horizontal pass, vectorised across rows instead of along x: tap k of
@@ -99,17 +102,34 @@ struct HorizontalPass {
 // Images narrower or shorter than v take the same loops with guarded partial
 // tiles.
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
-    Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
-    // The pass' image, which its consumers read: tiles of v x v outputs.
+    Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
+    // The pass' image, which its consumers read: tiles of v x v outputs, in
+    // tasks of a strip of v rows, all planes (an interleaved strip is loaded
+    // for all of them at once), or on wide planar inputs one plane: three
+    // times the tasks, so the pool's last round idles less. H200 host,
+    // AVX-512, 2026-11-22, single-kernel harness, 5 interleaved rounds,
+    // 4x3x1080x1920 -> 540x960 nchw uint8 at 16 threads, strip -> plane
+    // tasks: bilinear 1031-1071 -> 961-1011 us, bicubic 1105-1152 -> 1010-1030
+    // us, bilinear+aa 1210-1302 -> 1100-1147 us, bicubic+aa 1479-1583 ->
+    // 1312-1359 us; at 1 thread even. 4x3x345x456 at 16 threads lost
+    // (bilinear+aa 349-360 -> 455-490 us: tasks of 2 us), hence the width.
     Func image = p.result.in();
     image.compute_at(p.at);
+    const Var ic = image.args()[2];
     for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
         Stage s = tail == TailStrategy::ShiftInwards ? image.specialize(p.whole_tiles) : Stage(image);
         s.tile(image.args()[0], image.args()[1], xo, yo, xi, yi, v, v, tail)
-            .reorder(xi, yi, xo, image.args()[2], yo)
+            .reorder(xi, yi, xo, ic, yo)
             .vectorize(xi)
             .unroll(yi);
-        if (p.parallel) s.parallel(yo);
+        if (p.parallel && p.plane_tasks_from >= v && tail == TailStrategy::ShiftInwards) {
+            s.specialize(f.in_width >= p.plane_tasks_from && !f.layout.interleaved(3) && !f.layout.interleaved(4))
+                .reorder(xi, yi, xo, yo, ic)
+                .fuse(yo, ic, task)
+                .parallel(task);
+        }
+        s.rename(yo, task);
+        if (p.parallel) s.parallel(task);
     }
 
     // One tile of the pass, rows fastest: the sums (a reduction with
@@ -170,7 +190,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
     Var bx("bx"), xb("xb");
-    in_t.compute_at(image, yo).reorder_storage(y, x, c, n).bound_storage(y, v);
+    in_t.compute_at(image, task).reorder_storage(y, x, c, n).bound_storage(y, v);
     for (int channels : {3, 4}) {
         in_t.specialize(p.whole_tiles && f.layout.interleaved(channels))
             .split(x, bx, xb, v, TailStrategy::ShiftInwards)
@@ -215,14 +235,14 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
         // one interleave of two v-row vectors, (j, y) fastest.
         Func pairs = p.paired.columns;
         const std::vector<Var> q = pairs.args();  // j, x, y, c, n
-        pairs.compute_at(image, yo).reorder_storage(q[0], q[2], q[1], q[3], q[4]).bound_storage(q[2], v);
+        pairs.compute_at(image, task).reorder_storage(q[0], q[2], q[1], q[3], q[4]).bound_storage(q[2], v);
         for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf}) {
             Stage s = tail == TailStrategy::Auto ? pairs.specialize(p.whole_tiles) : Stage(pairs);
             s.reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v, tail);
         }
     }
     if (p.source_lanes > 0) {
-        p.source.compute_at(image, yo).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
+        p.source.compute_at(image, task).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
     }
     if (p.source_sum.defined()) {
         p.source_sum.compute_at(p.source, f.x).vectorize(f.x);
@@ -323,6 +343,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;
     HorizontalPass first{f.resized_x, f.sum_x, f.input, LoopLevel(f.output, f.n), whole, true};
     first.paired = f.paired;
+    first.plane_tasks_from = knobs.horizontal_plane_tasks_from;
     schedule_horizontal_tiles(first, f, v);
 
     // The vertical pass: without antialias its sum is pure, inlined into the
