@@ -142,6 +142,12 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 2, 3, 97, 20, 1000, 41, 10.31, 2.05, l});
                 cases.push_back({mode, aa, ac, 1, 4, 5, 7, 10, 14, 2.1, 2.1, l});
                 cases.push_back({mode, aa, ac, 1, 3, 61, 9, 183, 9, 0, 0, l});
+                // Inputs at least 1024 columns wide: planar ones run the
+                // horizontal pass in tasks of one plane (x86), rows not a
+                // whole number of strips; 2 channels take the generic strides.
+                cases.push_back({mode, aa, ac, 2, 3, 37, 1100, 19, 517, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 33, 1030, 29, 1300, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 2, 20, 1050, 18, 700, 0, 0, l});
             }
         }
     }
