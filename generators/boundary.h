@@ -15,6 +15,12 @@ using namespace Halide;
 // (SPEC.md 3.1, 4.1), which also keeps every read in bounds.
 inline Expr clamp_tap(Expr index, Expr extent) { return clamp(index, 0, extent - 1); }
 
+// The same for an index known not to be negative that lies inside the image
+// but for the last few (uint8's tap pairs on x86 read one column past a
+// tap): only the upper edge is clamped, marked likely so that loops over
+// such indices are split into a clamp-free body and a clamped end.
+inline Expr clamp_tap_above(Expr index, Expr extent) { return min(likely(index), extent - 1); }
+
 // Indices clamped once into a table (a Func computed ahead of the pixel
 // loops) and read many times. When Halide can see that a table's values are
 // clamped, it clamps them again at every use (its clamp_unsafe_accesses

@@ -271,10 +271,11 @@ public:
                 // the columns are clamped once, before they are paired.
                 Var j("j");
                 const bool pairs_stored = stored_pairs >= 0 ? stored_pairs > 0 : bool(antialias);
+                auto clamped_column = [&](Expr column) { return input(clamp_tap_above(column, axis_x.in), y, c, n); };
                 if (pairs_stored) {
-                    column_pairs(j, x, y, c, n) = input(min(likely(x + j), axis_x.in - 1), y, c, n);
+                    column_pairs(j, x, y, c, n) = clamped_column(x + j);
                 } else {
-                    clamped_columns(x, y, c, n) = input(min(likely(x), axis_x.in - 1), y, c, n);
+                    clamped_columns(x, y, c, n) = clamped_column(x);
                     column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
                 }
                 Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);

@@ -122,7 +122,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
             .reorder(xi, yi, xo, ic, yo)
             .vectorize(xi)
             .unroll(yi);
-        if (p.parallel && p.plane_tasks_from >= v && tail == TailStrategy::ShiftInwards) {
+        if (p.parallel && p.plane_tasks_from > 0 && tail == TailStrategy::ShiftInwards) {
             s.specialize(f.in_width >= p.plane_tasks_from && !f.layout.interleaved(3) && !f.layout.interleaved(4))
                 .reorder(xi, yi, xo, yo, ic)
                 .fuse(yo, ic, task)
