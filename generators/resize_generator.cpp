@@ -123,6 +123,10 @@ public:
     // ones (and interleaved) of all planes' (0 = never).
     GeneratorParam<int> horizontal_plane_tasks_from{"horizontal_plane_tasks_from", 1024};
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
+    // x86, horizontal pass first: the batch's images in parallel, each
+    // image's passes nested inside (1), or one image after another (0).
+    // schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> parallel_images{"parallel_images", 1};
     // x86 with antialias: the vertical sums of a whole output row at once,
     // taps outermost (1), or per output vector (0).
     GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 1};
@@ -357,6 +361,7 @@ public:
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;
+                knobs.parallel_images = parallel_images != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }
         }

@@ -35,6 +35,9 @@ struct ResizeKnobs {
     // bilinear/bicubic with antialias: the vertical sums of a whole output
     // row at once, taps outermost (else per output vector, taps innermost)
     bool vertical_row_sums = false;
+    // bilinear/bicubic: the images of a batch in parallel, around each
+    // image's parallel loops (nested tasks)
+    bool parallel_images = false;
 };
 
 struct NearestResizeFuncs {

@@ -334,10 +334,28 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         schedule_horizontal_tiles(second, f, v);
     }
 
+    // The output's loops. Horizontal pass first, each image's pass is
+    // computed at its n; with `parallel_images` that loop is parallel too,
+    // around the image's own parallel loops (nested tasks, which Halide's
+    // thread pool runs side by side), so the last round of one image's
+    // tasks no longer leaves threads idle: 8 fork-joins per call of 4
+    // images were 21-37% of the 16-thread wall time (Halide's profiler,
+    // bench/RESULTS.md 2026-11-22). H200 host, AVX-512, 16 threads,
+    // 2026-11-22 (later), single-kernel harness, 3-4 interleaved rounds,
+    // off -> on: 4x3x1080x1920 -> 540x960 nhwc uint8 bilinear 662-707 ->
+    // 560-633 us, bilinear+aa 1010-1061 -> 806-845 us, bicubic+aa
+    // 1322-1477 -> 1112-1235 us, float32 bilinear 1184-1291 -> 1028-1091
+    // us, bicubic+aa 2496-2745 -> 2234-2551 us; 4x3x345x456 -> 270x270
+    // 25-38% faster in both layouts (uint8 bilinear nhwc 196-202 -> 119-124
+    // us); the planar 1080x1920 rows, whose plane tasks already balance the
+    // pool, moved within the noise (uint8 bilinear 700-787 -> 655-753 us),
+    // as did every 1-thread time. Four images' intermediates are live at
+    // once (3 MB each for uint8 here, 12 MB for float32).
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
     OutputLoops out;
     out.planar_lanes = out.interleaved_lanes = vertical;
     out.rows = knobs.rows_per_task;
+    out.parallel_images = knobs.parallel_images;
     const OutputLoopVars loops = schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
     const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;

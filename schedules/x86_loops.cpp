@@ -28,6 +28,7 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
             }
             if (o.images_in_tasks) s.fuse(task, n, task);
             s.parallel(task);
+            if (!o.images_in_tasks && o.parallel_images) s.parallel(n);
         }
         if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
     };

@@ -18,6 +18,10 @@ struct OutputLoops {
     // otherwise n stays a serial loop around one parallel loop per image (for
     // pipelines with per-image intermediates computed at n).
     bool images_in_tasks = false;
+    // Otherwise, the loop over images parallel too, around each image's own
+    // parallel loops: the thread pool then runs several images' tasks at
+    // once, so that the end of one image's loop does not leave threads idle.
+    bool parallel_images = false;
     // > 0: planar images of 3 or 4 channels also run c unrolled innermost, x
     // vectorised that wide (1 = scalar), so that per-pixel work (a gather's
     // index) is shared by the channels.
