@@ -157,5 +157,25 @@ TEST(ResizeVsReference, CornerCases) {
     }
 }
 
+// Batches of the filtered modes run their images one call each where the
+// pool has fewer than 4 threads per image, else all in one call, images in
+// parallel (runtime/src/resize.cpp): both ways, whatever this machine's cores.
+TEST(ResizeVsReference, BatchesAtThreadCounts) {
+    using I = hres::Interp;
+    for (int threads : {1, 2, 16}) {
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        hres::set_num_threads(threads);
+        for (Layout l : {Layout::nchw, Layout::nhwc}) {
+            for (auto [mode, aa] : {std::pair{I::bilinear, false}, {I::bicubic, false}, {I::bilinear, true},
+                                    {I::bicubic, true}}) {
+                check_fixed<uint8_t>({mode, aa, false, 3, 3, 70, 90, 41, 53, 0, 0, l});
+                check_fixed<float>({mode, aa, false, 3, 3, 70, 90, 41, 53, 0, 0, l});
+                check_fixed<float>({mode, aa, false, 3, 3, 90, 70, 30, 45, 0, 0, l});  // vertical first (x86)
+            }
+        }
+    }
+    hres::set_num_threads(0);
+}
+
 }  // namespace
 }  // namespace hres_test

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace hres {
 
@@ -238,7 +240,35 @@ Status set_isa(Isa isa) {
     return {};
 }
 
-int set_num_threads(int threads) { return halide_set_num_threads(std::max(threads, 0)); }
+namespace {
+std::atomic<int> requested_threads{0};
+}  // namespace
+
+int set_num_threads(int threads) {
+    requested_threads.store(std::max(threads, 0));
+    return halide_set_num_threads(std::max(threads, 0));
+}
+
+namespace internal {
+
+int pool_threads() {
+    if (int threads = requested_threads.load(); threads > 0) return threads;
+    for (const char *name : {"HL_NUM_THREADS", "HL_NUMTHREADS"}) {
+        if (const char *value = std::getenv(name)) {
+            if (int threads = std::atoi(value); threads > 0) return threads;
+        }
+    }
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Image batch_item(const Image &image, int64_t i) {
+    Image item = image;
+    item.n = 1;
+    item.data = static_cast<char *>(image.data) + i * image.stride_n * int64_t(dtype_size(image.dtype));
+    return item;
+}
+
+}  // namespace internal
 
 // ---------------------------------------------------------------------------
 // Argument checks and kernel calls.

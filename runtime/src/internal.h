@@ -62,6 +62,13 @@ Status check_pair(const Image &in, const Image &out);
 // Whether `bytes` bytes at `data` share memory with any element of `image`.
 bool overlaps(const void *data, size_t bytes, const Image &image);
 
+// The threads Halide's pool runs kernels on: set_num_threads' value, or
+// Halide's own default (HL_NUM_THREADS, else one per core).
+int pool_threads();
+
+// Image `i` of the batch alone (a batch of one, same strides).
+Image batch_item(const Image &image, int64_t i);
+
 // Runs a kernel entry point; a non-zero return or a Halide error becomes a
 // Status carrying Halide's message, prefixed with `op`.
 Status run_kernel(const char *op, const std::function<int()> &kernel);
