@@ -359,7 +359,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // us); the planar 1080x1920 rows, whose plane tasks already balance the
     // pool, moved within the noise (uint8 bilinear 700-787 -> 655-753 us),
     // as did every 1-thread time. Four images' intermediates are live at
-    // once (3 MB each for uint8 here, 12 MB for float32).
+    // once (3 MB each for uint8 here, 12 MB for float32), which loses with
+    // few threads per image (float32 2x slower at 2 threads, 1.5x at 4):
+    // there the wrapper calls the kernel once per image
+    // (runtime/src/resize.cpp has the numbers).
     const int vertical = vec * std::max(1, knobs.vertical_vectors);
     OutputLoops out;
     out.planar_lanes = out.interleaved_lanes = vertical;
