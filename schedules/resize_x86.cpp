@@ -36,7 +36,7 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     gather.planar_lanes = knobs.gather_lanes > 0 ? knobs.gather_lanes : vec;
     gather.interleaved_lanes = knobs.interleaved_gather_lanes > 0 ? knobs.interleaved_gather_lanes : vec;
     gather.rows = knobs.rows_per_task;
-    gather.images_in_tasks = true;
+    gather.images = OutputLoops::Images::in_tasks;
     gather.planar_pixel_lanes = knobs.planar_pixel_lanes;
     f.source_x.compute_root();
     f.source_y.compute_root();
@@ -55,7 +55,7 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     OutputLoops copy;
     copy.planar_lanes = copy.interleaved_lanes = vec;
     copy.rows = knobs.rows_per_task;
-    copy.images_in_tasks = true;
+    copy.images = OutputLoops::Images::in_tasks;
     copy.planar_pixel_lanes = knobs.reuse_pixel_lanes;
     const Var strips =
         schedule_output_loops(f.output.specialize(f.reuse_rows), f.x, f.y, f.c, f.n, f.layout, copy).task;
@@ -325,7 +325,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         FilteredResizeFuncs::VerticalFirst vf = f.vertical_first;
         // The output copies the pass' tiles of its task. Everything is
         // computed per task, so one parallel loop covers every image's
-        // strips (images_in_tasks) rather than one loop per image. H200
+        // strips (Images::in_tasks) rather than one loop per image. H200
         // host, AVX-512, 2026-11-22 (later), single-kernel harness, 5
         // interleaved rounds, 4x3x1080x1920 -> 540x960 nchw float32 at 16
         // threads, medians, a loop per image -> one loop: bilinear 996 ->
@@ -334,7 +334,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         OutputLoops copy;
         copy.planar_lanes = copy.interleaved_lanes = vec;
         copy.rows = knobs.rows_per_task;
-        copy.images_in_tasks = true;
+        copy.images = OutputLoops::Images::in_tasks;
         const Var task =
             schedule_output_loops(f.output.specialize(vf.when), f.x, f.y, f.c, f.n, f.layout, copy).task;
         const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
@@ -367,7 +367,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     OutputLoops out;
     out.planar_lanes = out.interleaved_lanes = vertical;
     out.rows = knobs.rows_per_task;
-    out.parallel_images = knobs.parallel_images;
+    out.images = knobs.parallel_images ? OutputLoops::Images::in_parallel : OutputLoops::Images::in_turn;
     const OutputLoopVars loops = schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
     const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;

@@ -26,9 +26,9 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
             } else {
                 s.rename(yo, task);
             }
-            if (o.images_in_tasks) s.fuse(task, n, task);
+            if (o.images == OutputLoops::Images::in_tasks) s.fuse(task, n, task);
             s.parallel(task);
-            if (!o.images_in_tasks && o.parallel_images) s.parallel(n);
+            if (o.images == OutputLoops::Images::in_parallel) s.parallel(n);
         }
         if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
     };

@@ -14,14 +14,19 @@ struct OutputLoops {
     int planar_lanes = 1;       // x vector lanes, planar layouts (1 = scalar)
     int interleaved_lanes = 1;  // x vector lanes, interleaved 3/4 channels (c unrolled inside)
     int rows = 0;               // output rows per parallel task; < 1: a serial nest
-    // One parallel loop over the strips of every image of the batch;
-    // otherwise n stays a serial loop around one parallel loop per image (for
-    // pipelines with per-image intermediates computed at n).
-    bool images_in_tasks = false;
-    // Otherwise, the loop over images parallel too, around each image's own
-    // parallel loops: the thread pool then runs several images' tasks at
-    // once, so that the end of one image's loop does not leave threads idle.
-    bool parallel_images = false;
+    // How the images of a batch share the parallel loops.
+    enum class Images {
+        // n a serial loop around one parallel loop per image (for pipelines
+        // with per-image intermediates computed at n).
+        in_turn,
+        // One parallel loop over the strips of every image of the batch.
+        in_tasks,
+        // n a parallel loop too, around each image's own parallel loops: the
+        // thread pool then runs several images' tasks at once, so that the
+        // end of one image's loop does not leave threads idle.
+        in_parallel,
+    };
+    Images images = Images::in_turn;
     // > 0: planar images of 3 or 4 channels also run c unrolled innermost, x
     // vectorised that wide (1 = scalar), so that per-pixel work (a gather's
     // index) is shared by the channels.

@@ -235,16 +235,15 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
                                       input.get(), output.get(), in, out, options);
         }
         // The x86 kernels run a batch's images in parallel, each image's
-        // passes nested inside (schedules/resize_x86.cpp, parallel_images):
-        // with few threads per image every image's intermediate is live at
-        // once, which loses, so there the images go one call each. H200
-        // host, AVX-512, 2026-11-22, single-kernel harness, 3 interleaved
-        // rounds, 4x3x1080x1920 -> 540x960 nhwc, images one after another
-        // -> in parallel: float32 bilinear 2 threads 6432-7584 -> 12678-16407
-        // us, 4 threads 3270-3592 -> 4995-5620 us, 8 threads 1749-1958 ->
-        // 1978-2278 us, 16 threads 1184-1291 -> 1028-1091 us; uint8 bilinear
-        // 2 threads 3135-3587 -> 3815-4495 us, 4 and 8 even, 16 threads
-        // 662-707 -> 560-633 us.
+        // passes nested inside (schedules/resize_x86.cpp, parallel_images,
+        // has the gains at 16 threads). With few threads per image every
+        // image's intermediate is live at once, which loses, so there the
+        // images go one call each. H200 host, AVX-512, 2026-11-22,
+        // single-kernel harness, 3 interleaved rounds, 4x3x1080x1920 ->
+        // 540x960 nhwc, images one after another -> in parallel: float32
+        // bilinear 2 threads 6432-7584 -> 12678-16407 us, 4 threads
+        // 3270-3592 -> 4995-5620 us, 8 threads 1749-1958 -> 1978-2278 us;
+        // uint8 bilinear 2 threads 3135-3587 -> 3815-4495 us, 4 and 8 even.
         constexpr int kThreadsPerImage = 4;
         const bool images_in_turn = !device && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
         auto run = [&](halide_buffer_t *source, halide_buffer_t *result) {
