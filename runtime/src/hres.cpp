@@ -245,20 +245,26 @@ std::atomic<int> requested_threads{0};
 }  // namespace
 
 int set_num_threads(int threads) {
-    requested_threads.store(std::max(threads, 0));
-    return halide_set_num_threads(std::max(threads, 0));
+    threads = std::max(threads, 0);
+    requested_threads.store(threads);
+    return halide_set_num_threads(threads);
 }
 
 namespace internal {
 
 int pool_threads() {
     if (int threads = requested_threads.load(); threads > 0) return threads;
-    for (const char *name : {"HL_NUM_THREADS", "HL_NUMTHREADS"}) {
-        if (const char *value = std::getenv(name)) {
-            if (int threads = std::atoi(value); threads > 0) return threads;
+    // Halide's own default, which it reads once, when its pool starts: read
+    // once here too, not per kernel call.
+    static const int default_threads = [] {
+        for (const char *name : {"HL_NUM_THREADS", "HL_NUMTHREADS"}) {
+            if (const char *value = std::getenv(name)) {
+                if (int threads = std::atoi(value); threads > 0) return threads;
+            }
         }
-    }
-    return int(std::max(1u, std::thread::hardware_concurrency()));
+        return int(std::max(1u, std::thread::hardware_concurrency()));
+    }();
+    return default_threads;
 }
 
 Image batch_item(const Image &image, int64_t i) {
