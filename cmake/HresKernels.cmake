@@ -29,7 +29,7 @@ set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_61
 # hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...]
 #                 [CUDA_PARAMS <key=value>...] [HOST_ONLY])
 # CUDA_PARAMS are added for the CUDA library only; HOST_ONLY pipelines (helpers
-# the wrapper runs on the host) get no CUDA library.
+# the wrapper runs on the host, x86-only variants) get no CUDA library.
 function(hres_add_kernel)
     cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY" "NAME;GENERATOR" "PARAMS;CUDA_PARAMS")
     add_halide_library(${ARG_NAME}

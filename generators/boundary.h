@@ -72,6 +72,14 @@ inline Expr zero_outside(Expr value, Expr x, Expr y, Expr width, Expr height) {
     return select(inside, value, Halide::Internal::make_zero(value.type()));
 }
 
+// grid_sample's zeros padding made explicit: `image` (x, y, c, n), or 0
+// wherever (x, y) lies outside width x height.
+template<typename Image>
+Func pad_with_zeros(const Image &image, Expr width, Expr height) {
+    return BoundaryConditions::constant_exterior(image, Halide::Internal::make_zero(image.type()),
+                                                 {{0, width}, {0, height}});
+}
+
 // grid_sample's read: pixel (x, y) of `image` (x, y, c, n) if inside, else
 // 0; the indices are clamped for the read itself so that bounds inference
 // sees an in-range footprint.

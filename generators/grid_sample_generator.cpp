@@ -33,6 +33,13 @@ const std::map<std::string, SampleMode> kSampleModes = {
 // changing a result.
 Expr tap_index(Expr u, Expr size) { return cast<int>(clamp(u, -2.0f, cast<float>(size + 1))); }
 
+// An integral coordinate as an index into [lowest, highest], beyond which a
+// zero-padded copy reads only zeros: clamped as a float to keep the
+// conversion defined, and again as an int, where NaN lands.
+Expr padded_index(Expr u, Expr lowest, Expr highest) {
+    return clamp(cast<int>(clamp(u, cast<float>(lowest), cast<float>(highest))), lowest, highest);
+}
+
 struct Sampled {
     Func footprint;  // (x, y, n): tap indices and weights, shared by all channels
     Expr value;      // value of (x, y, c, n), in the type of `pixels`
@@ -42,6 +49,12 @@ struct Sampled {
     // rather than reading each tap on its own. Undefined otherwise.
     Func window;
     Expr window_fits;
+    // Zero-padded windows (bicubic with zeros padding, the generator's
+    // zero_padded): the input with margins of zeros (a window's width in x,
+    // one row in y), which the windows read. Every window then starts at its
+    // row's first tap, so the taps are the windows as read, with nothing to
+    // pick or mask, and window_fits is undefined: they always fit.
+    Func padded;
 };
 
 // Row windows: the taps of one row of a footprint are adjacent pixels (2 for
@@ -52,7 +65,8 @@ struct Sampled {
 // padding: the taps are consecutive before padding, and reflection and
 // border keep neighbours within 1 of each other) and the rows they read
 // (taps outside the image read row 0 or the last, then give 0), both as
-// boundary.h's index bits.
+// boundary.h's index bits. Over a zero-padded copy (Sampled::padded) the
+// windows start at the first tap instead, wherever that lies.
 class RowWindows {
 public:
     RowWindows(Sampled &s, Func pixels, Expr width, Expr height, int w, Var x, Var y, Var c, Var n)
@@ -69,6 +83,16 @@ public:
         for (const Expr &u : ys) values.push_back(index_bits(clamp_tap(u, height)));
     }
 
+    // The same over the zero-padded copy, from the coordinates of the first
+    // tap in x and the first row (integral floats): windows starting beyond
+    // [-w, width] and rows beyond [-1, height] read only zeros, as there.
+    void add_padded_values(std::vector<Expr> &values, Expr first, Expr top) {
+        at = int(values.size());
+        rows = w;
+        values.push_back(index_bits(padded_index(first, -w, width)));
+        for (int j = 0; j < rows; j++) values.push_back(index_bits(padded_index(top + float(j), -1, height)));
+    }
+
     // After the footprint is defined: the windows, and the value of the tap
     // at x index t of row j (whose y index is u).
     void define() {
@@ -76,10 +100,17 @@ public:
         std::vector<Expr> read_rows;
         for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
         Expr row = rows == 1 ? read_rows[0] : mux(r, read_rows);
+        if (s.padded.defined()) {
+            Expr first = promised_index(stored(at), -w, width);
+            s.window(i, r, x, y, c, n) = cast<float>(s.padded(first + i, promised_index(row, -1, height), c, n));
+            return;
+        }
         Expr first = promised_index(stored(at), 0, width - w);
         s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row, 0, height - 1), c, n);
         s.window_fits = width >= w;
     }
+    // Over the zero-padded copy: tap k of row j.
+    Expr padded_tap(int k, int j) const { return s.window(k, j, x, y, c, n); }
     Expr tap(Expr t, int j, Expr u) const {
         Expr offset = t - index_from_bits(stored(at));
         Expr picked = s.window(w - 1, j, x, y, c, n);
@@ -100,10 +131,12 @@ private:
 
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
-// any type), optionally with row windows (bilinear and bicubic).
-Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func sample_y, SampleMode mode,
-                     Expr padding, Expr align_corners, Var x, Var y, Var c, Var n, bool row_windows) {
-    Sampled s{Func("footprint"), Expr(), Func("window"), Expr()};
+// any type), optionally with row windows (bilinear and bicubic), read from
+// `padded` where that is defined (bicubic under zeros padding only).
+Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
+                     SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
+                     bool row_windows) {
+    Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
     Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
@@ -157,35 +190,50 @@ Sampled sample_image(Func pixels, Expr width, Expr height, Func sample_x, Func s
         std::vector<Expr> cx = cubic_coefficients(strict_float(ux - x0), -0.75f);
         std::vector<Expr> cy = cubic_coefficients(strict_float(uy - y0), -0.75f);
         std::vector<Expr> values;
-        for (int k = 0; k < 4; k++) {
-            Expr tap = strict_float(x0 + float(k - 1));
-            values.push_back(tap_index(pad_coordinate(tap, width, padding, align_corners), width));
+        if (s.padded.defined()) {
+            // Zeros padding leaves the taps where they are: from x0 - 1, y0 - 1.
+            windows.add_padded_values(values, strict_float(x0 - 1.0f), strict_float(y0 - 1.0f));
+        } else {
+            for (int k = 0; k < 4; k++) {
+                Expr tap = strict_float(x0 + float(k - 1));
+                values.push_back(tap_index(pad_coordinate(tap, width, padding, align_corners), width));
+            }
+            for (int k = 0; k < 4; k++) {
+                Expr tap = strict_float(y0 + float(k - 1));
+                values.push_back(tap_index(pad_coordinate(tap, height, padding, align_corners), height));
+            }
         }
-        for (int k = 0; k < 4; k++) {
-            Expr tap = strict_float(y0 + float(k - 1));
-            values.push_back(tap_index(pad_coordinate(tap, height, padding, align_corners), height));
-        }
+        const int weights = int(values.size());
         values.insert(values.end(), cx.begin(), cx.end());
         values.insert(values.end(), cy.begin(), cy.end());
-        if (row_windows) {
+        if (row_windows && !s.padded.defined()) {
             windows.add_values(values, {values[0], values[1], values[2], values[3]},
                                {values[4], values[5], values[6], values[7]});
         }
         s.footprint(x, y, n) = Tuple(values);
-        // Rows first, taps left to right, as PyTorch sums.
-        set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
-            Expr sum;
+        // Rows first, taps left to right, as PyTorch sums; tap(k, j) is the
+        // value of tap k of row j.
+        auto sum = [&](const std::function<Expr(int, int)> &tap) {
+            Expr total;
             for (int j = 0; j < 4; j++) {
                 Expr row;
                 for (int k = 0; k < 4; k++) {
-                    Expr term = unfused_product(tap(fp(k), j, fp(4 + j)), fp(8 + k));
+                    Expr term = unfused_product(tap(k, j), fp(weights + k));
                     row = row.defined() ? row + term : term;
                 }
-                Expr term = unfused_product(row, fp(12 + j));
-                sum = sum.defined() ? sum + term : term;
+                Expr term = unfused_product(row, fp(weights + 4 + j));
+                total = total.defined() ? total + term : term;
             }
-            return strict_float(sum);
-        });
+            return strict_float(total);
+        };
+        if (s.padded.defined()) {
+            windows.define();
+            s.value = sum([&](int k, int j) { return windows.padded_tap(k, j); });
+        } else {
+            set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
+                return sum([&](int k, int j) { return tap(fp(k), j, fp(4 + j)); });
+            });
+        }
         break;
     }
     }
@@ -213,6 +261,10 @@ public:
     // pixels (1), or every tap on its own (0); -1 = the tuned default: windows
     // except for uint8 bilinear (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
+    // x86 bicubic for zeros padding only (the wrapper picks it there, for
+    // inputs small enough to copy): the row windows read a copy of the input
+    // padded with zeros (Sampled::padded).
+    GeneratorParam<bool> zero_padded{"zero_padded", false};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -238,8 +290,17 @@ protected:
         const bool copies = mode == SampleMode::nearest;
         Func pixels("pixels");
         pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
-        Sampled s = sample_image(pixels, input.dim(0).extent(), input.dim(1).extent(), sample_x, sample_y,
-                                 mode, padding, align_corners, x, y, c, n, uses_row_windows(input.type()));
+        Expr width = input.dim(0).extent(), height = input.dim(1).extent();
+        Func padded("padded");
+        if (zero_padded) {
+            _halide_user_assert(mode == SampleMode::bicubic && uses_row_windows(input.type()))
+                << "zero_padded is a variant of bicubic with row windows on x86";
+            this->add_requirement(is_padding(padding, Padding::zeros),
+                                  "this kernel is the zeros-padding variant; padding is ", padding);
+            padded(x, y, c, n) = pad_with_zeros(input, width, height)(x, y, c, n);
+        }
+        Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
+                                 x, y, c, n, uses_row_windows(input.type()));
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -257,9 +318,13 @@ protected:
         if (this->using_autoscheduler()) return;
         // Zeros and border padding leave a much shorter footprint than
         // reflection's mirroring, worth specialised loops.
-        std::vector<Expr> padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
+        // (The zero-padded variant's footprint does not depend on it.)
+        std::vector<Expr> padding_cases;
+        if (!zero_padded) {
+            padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
+        }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
-                              s.window, s.window_fits};
+                              s.window, s.window_fits, s.padded};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {

@@ -32,6 +32,9 @@ struct GridSampleFuncs {
     // which it does (undefined otherwise).
     Halide::Func window;
     Halide::Expr window_fits;
+    // The zero-padded variant: the padded copy of the input the windows read
+    // (undefined otherwise; window_fits is then undefined: they always fit).
+    Halide::Func padded;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

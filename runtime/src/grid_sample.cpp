@@ -4,12 +4,16 @@
 
 #include "hres_affine_grid_sample_bicubic_f32.h"
 #include "hres_affine_grid_sample_bicubic_u8.h"
+#include "hres_affine_grid_sample_bicubic_zero_padded_f32.h"
+#include "hres_affine_grid_sample_bicubic_zero_padded_u8.h"
 #include "hres_affine_grid_sample_bilinear_f32.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
 #include "hres_affine_grid_sample_nearest_u8.h"
 #include "hres_grid_sample_bicubic_f32.h"
 #include "hres_grid_sample_bicubic_u8.h"
+#include "hres_grid_sample_bicubic_zero_padded_f32.h"
+#include "hres_grid_sample_bicubic_zero_padded_u8.h"
 #include "hres_grid_sample_bilinear_f32.h"
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
@@ -27,6 +31,7 @@
 #include "hres_grid_sample_nearest_f32_cuda.h"
 #include "hres_grid_sample_nearest_u8_cuda.h"
 
+#include <atomic>
 #include <limits>
 
 namespace hres {
@@ -54,6 +59,39 @@ constexpr SampleKernel kAffineGridSample[2][3][2] = {
      {hres_affine_grid_sample_nearest_u8_cuda, hres_affine_grid_sample_nearest_f32_cuda},
      {hres_affine_grid_sample_bicubic_u8_cuda, hres_affine_grid_sample_bicubic_f32_cuda}},
 };
+
+// x86 bicubic under zeros padding, reading a zero-padded copy of the input
+// (generators/grid_sample_generator.cpp), [dtype].
+constexpr SampleKernel kGridSampleZeroPadded[2] = {hres_grid_sample_bicubic_zero_padded_u8,
+                                                   hres_grid_sample_bicubic_zero_padded_f32};
+constexpr SampleKernel kAffineGridSampleZeroPadded[2] = {hres_affine_grid_sample_bicubic_zero_padded_u8,
+                                                         hres_affine_grid_sample_bicubic_zero_padded_f32};
+
+// The largest zero-padded copy worth making. glibc's malloc keeps freed
+// blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
+// copy comes fresh from the system at every call, and on the H100 host a
+// 100 MB one (f32 4x3x1080x1920) made the 16-thread sampler 1.4x slower than
+// sampling in place (bench/RESULTS.md).
+std::atomic<size_t> copy_limit{size_t(32) << 20};
+
+// Bytes of the zero-padded copy of `in`: 4 columns and 1 row of zeros on
+// each side (the bicubic windows' margins); SIZE_MAX if that overflows.
+size_t padded_copy_bytes(const Image &in) {
+    const size_t element = in.dtype == DType::f32 ? 4 : 1;
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(size_t(in.w + 8), size_t(in.h + 2), &bytes) ||
+        __builtin_mul_overflow(bytes, size_t(in.c) * size_t(in.n), &bytes) ||
+        __builtin_mul_overflow(bytes, element, &bytes)) {
+        return SIZE_MAX;
+    }
+    return bytes;
+}
+
+// Whether the zero-padded variant takes this call.
+bool samples_padded_copy(const Image &in, const GridSampleOptions &options) {
+    return in.device == Device::cpu && options.mode == Interp::bicubic && options.padding == Padding::zeros &&
+           padded_copy_bytes(in) <= copy_limit.load();
+}
 
 int mode_index(Interp mode) {
     switch (mode) {
@@ -97,12 +135,16 @@ Status check_sampling(const char *op, const Image &in, const Image &out, const f
 
 }  // namespace
 
+size_t set_padded_copy_limit(size_t bytes) { return copy_limit.exchange(bytes); }
+
 Status grid_sample(const Image &in, const float *grid, const Image &out, const GridSampleOptions &options) {
     const int64_t count = out.n * out.h * out.w * 2;  // sizes are checked before count is used
     if (Status s = check_sampling("grid_sample", in, out, grid, "grid", count, options); !s) return s;
     internal::HalideView input(in), output(out);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
-    SampleKernel kernel = kGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
+    SampleKernel kernel = samples_padded_copy(in, options)
+                              ? kGridSampleZeroPadded[internal::dtype_index(in)]
+                              : kGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
     return internal::run_kernel("grid_sample", [&] {
         return kernel(input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());
@@ -114,7 +156,10 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     if (Status s = check_sampling("affine_grid_sample", in, out, theta, "theta", count, options); !s) return s;
     internal::HalideView input(in), output(out);
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
-    SampleKernel kernel = kAffineGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
+    SampleKernel kernel =
+        samples_padded_copy(in, options)
+            ? kAffineGridSampleZeroPadded[internal::dtype_index(in)]
+            : kAffineGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
     return internal::run_kernel("affine_grid_sample", [&] {
         return kernel(input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());

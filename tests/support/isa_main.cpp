@@ -4,6 +4,8 @@
 // fixes it at a kernel's first call). A variant this CPU lacks, or CUDA on a
 // machine without a GPU, runs no test and prints the line ctest counts as a
 // skip (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt), never a pass.
+// HRES_PADDED_COPY_LIMIT sets hres::set_padded_copy_limit (0: the sampler's
+// in-place path, which the default limit leaves to large inputs only).
 #include "hres/hres.h"
 #include "support/harness.h"
 
@@ -41,6 +43,16 @@ int main(int argc, char **argv) {
         return 2;
     } else {
         printf("kernels run with ISA %s\n", hres::to_string(hres::active_isa()));
+    }
+    if (const char *limit = std::getenv("HRES_PADDED_COPY_LIMIT")) {
+        char *end = nullptr;
+        const unsigned long long bytes = std::strtoull(limit, &end, 10);
+        if (*limit == '\0' || *end != '\0') {
+            fprintf(stderr, "HRES_PADDED_COPY_LIMIT=%s is not a byte count\n", limit);
+            return 2;
+        }
+        hres::set_padded_copy_limit(size_t(bytes));
+        printf("padded copies up to %llu bytes\n", bytes);
     }
     return RUN_ALL_TESTS();
 }
