@@ -139,23 +139,32 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     }
 
     if (f.padded.defined()) {
-        // The zero-padded copy, written once per call ahead of the sampling,
-        // strips of rows in parallel, dense vectors where the layout says
-        // x's stride. It is planar whatever the input's layout. Against the
-        // in-place windows, H100 host (AVX-512, affine 2x3x345x456 at its
-        // own size, single-kernel harness, rounds interleaved, 2026-11-22; a
-        // noisy host): 1 thread, f32 nchw 9.0-14.6 -> 6.3-9.7 ms, nhwc
-        // 8.9-11.7 -> 7.5-8.1 ms, u8 nchw 12.5-16.3 -> 6.1-9.9 ms, nhwc
-        // 6.1-9.1 -> 5.3-7.9 ms. A 100 MB copy (f32 4x3x1080x1920) made 16
-        // threads 1.4x slower, its pages faulted in at every call: the
-        // wrapper copies only inputs whose copy stays under its limit.
+        // The zero-padded copy, written once per call ahead of the sampling:
+        // strips of rows in parallel, each task all channels (one parallel
+        // loop rather than one per channel), interleaved input one dense load
+        // per vector split three ways. Planar whatever the input's layout.
+        // Against the in-place windows, H100 host (AVX-512, affine 2x3x345x456
+        // at its own size, single-kernel harness, 4 interleaved rounds,
+        // 2026-11-22, a noisy host): 1 thread, f32 nchw 14.9-16.9 -> 6.8-9.7
+        // ms, nhwc 11.0-15.5 -> 8.0-8.7 ms, u8 nchw 11.1-13.9 -> 5.4-9.4 ms,
+        // nhwc 6.5-8.8 -> 5.6-8.2 ms; 16 threads, f32 nchw 1.51-2.09 ->
+        // 1.10-1.31 ms, nhwc 0.85-1.01 -> 0.78-0.83 ms, u8 nchw 1.12-1.28 ->
+        // 0.74-0.84 ms, nhwc 0.69-0.84 -> 0.66-0.78 ms (nhwc copied channel by
+        // channel: 0.82-0.97 ms). 1x3x1080x1920 at 16 threads is about even,
+        // but u8 nhwc 4.1-4.6 -> 4.7-4.9 ms. A 100 MB copy (f32 4x3x1080x1920)
+        // made 16 threads 1.3-1.8x slower: the wrapper copies only inputs
+        // whose copy stays under its limit.
         Var strip("strip"), strip_rows("strip_rows"), strips("strips");
         f.padded.compute_root()
             .split(f.y, strip, strip_rows, knobs.rows_per_task, TailStrategy::GuardWithIf)
             .fuse(strip, f.n, strips)
+            .reorder(f.x, strip_rows, f.c, strips)
             .parallel(strips);
         f.padded.specialize(f.layout.planar()).vectorize(f.x, vec, TailStrategy::GuardWithIf);
-        f.padded.specialize(f.layout.interleaved(3)).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+        f.padded.specialize(f.layout.interleaved(3))
+            .reorder(f.c, f.x, strip_rows, strips)
+            .unroll(f.c)
+            .vectorize(f.x, vec, TailStrategy::GuardWithIf);
         f.padded.vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
 }

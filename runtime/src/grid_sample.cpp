@@ -69,9 +69,9 @@ constexpr SampleKernel kAffineGridSampleZeroPadded[2] = {hres_affine_grid_sample
 
 // The largest zero-padded copy worth making. glibc's malloc keeps freed
 // blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
-// copy comes fresh from the system at every call, and on the H100 host a
-// 100 MB one (f32 4x3x1080x1920) made the 16-thread sampler 1.4x slower than
-// sampling in place (bench/RESULTS.md).
+// copy's pages come fresh from the system, and fault in, at every call. On
+// the H100 host a 100 MB copy (f32 4x3x1080x1920) made the 16-thread sampler
+// 1.3-1.8x slower than sampling in place (schedules/grid_sample_x86.cpp).
 std::atomic<size_t> copy_limit{size_t(32) << 20};
 
 // Bytes of the zero-padded copy of `in`: 4 columns and 1 row of zeros on
