@@ -7,7 +7,8 @@
 // NHWC (input and output layouts drawn independently, so mixed pairs occur),
 // grids far outside [-1, 1] (up to +-3), grid points exactly on pixel centres,
 // on pixel edges and on the image borders, 1-pixel inputs (1x1, 1xW, Hx1),
-// batches, 1-5 channels, random thetas.
+// batches, 1-5 channels, random thetas. Bicubic under zeros padding: the
+// zero-padded kernel variant against the in-place one, bit for bit.
 //
 // Tolerances (never loosened to make a kernel pass):
 //   float32: 2e-5 absolute (values in [0, 1]);
@@ -368,6 +369,51 @@ TEST(AffineGridSampleVsReference, LargeExtentsRoundCoordinatesAsPyTorch) {
             EXPECT_TRUE(matches_reference(got, reference_float(in, cfg, grid), 1, h, w, {}, false, nullptr));
         }
 }
+
+// Bicubic under zeros padding takes the zero-padded kernel variant for all
+// but large inputs (hres::set_padded_copy_limit); it must give the in-place
+// kernel's very bits: the same products summed in the same order. Widths
+// below the 4-pixel windows, where the in-place kernel reads tap by tap, and
+// coordinates far beyond the image (up to 1e30), where both clamp indices,
+// included.
+// hres::set_padded_copy_limit(bytes) for one scope.
+struct CopyLimit {
+    size_t previous;
+    explicit CopyLimit(size_t bytes) : previous(hres::set_padded_copy_limit(bytes)) {}
+    ~CopyLimit() { hres::set_padded_copy_limit(previous); }
+};
+
+template<typename T>
+void padded_copy_matches_in_place(uint32_t seed) {
+    if (test_device() == hres::Device::cuda) GTEST_SKIP() << "the zero-padded copy is an x86 variant";
+    std::mt19937 rng(seed);
+    for (int i = 0; i < 120; i++) {
+        Config cfg = random_config(rng);
+        cfg.options.mode = Interp::bicubic;
+        cfg.options.padding = Padding::zeros;
+        if (i % 4 == 0) cfg.w = 1 + i % 5;
+        SCOPED_TRACE(cfg.str());
+        const auto in = random_pixels<T>(rng, size_t(cfg.n) * cfg.c * cfg.h * cfg.w);
+        auto grid = random_grid(rng, cfg);
+        static const float far[] = {1e30f, -1e30f, 1e6f, -1e6f, 40.0f, -40.0f};
+        for (size_t k = 0; k < grid.size(); k += 7) grid[k] = far[k % 6];
+        const auto theta = random_theta(rng, cfg.n);
+        // [copied, in place] for grid_sample, then for affine_grid_sample.
+        std::vector<T> out[2][2];
+        for (int in_place = 0; in_place < 2; in_place++) {
+            CopyLimit limit(in_place ? 0 : size_t(32) << 20);
+            ASSERT_TRUE(grid_sample_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, grid, cfg.oh, cfg.ow, cfg.options,
+                                              cfg.lin, cfg.lout, &out[0][in_place]).ok());
+            ASSERT_TRUE(affine_in_layout(in, cfg.n, cfg.c, cfg.h, cfg.w, theta, cfg.oh, cfg.ow, cfg.options, cfg.lin,
+                                         cfg.lout, &out[1][in_place]).ok());
+        }
+        ASSERT_TRUE(bit_identical(out[0][0], out[0][1]));
+        ASSERT_TRUE(bit_identical(out[1][0], out[1][1]));
+    }
+}
+
+TEST(GridSampleVsReference, PaddedCopyMatchesInPlaceFloat32) { padded_copy_matches_in_place<float>(20261122); }
+TEST(GridSampleVsReference, PaddedCopyMatchesInPlaceUint8) { padded_copy_matches_in_place<uint8_t>(20261123); }
 
 // Identity theta at the input's size returns the input (SPEC 7: bilinear to
 // ~1e-7, nearest exactly), for both align_corners.
