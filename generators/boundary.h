@@ -66,18 +66,21 @@ inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) 
                                u));
 }
 
+// grid_sample's zeros or border padding made explicit for integral tap
+// coordinates: `image` (x, y, c, n), and wherever (x, y) lies outside width x
+// height, 0 (zeros) or the nearest edge pixel (border: an integral tap
+// clamped into the image).
+template<typename Image>
+Func padded_image(const Image &image, Expr width, Expr height, Padding padding) {
+    const Region inside = {{0, width}, {0, height}};
+    if (padding == Padding::border) return BoundaryConditions::repeat_edge(image, inside);
+    return BoundaryConditions::constant_exterior(image, Halide::Internal::make_zero(image.type()), inside);
+}
+
 // `value`, read for pixel (x, y), or 0 where (x, y) lies outside the image.
 inline Expr zero_outside(Expr value, Expr x, Expr y, Expr width, Expr height) {
     Expr inside = x >= 0 && x < width && y >= 0 && y < height;
     return select(inside, value, Halide::Internal::make_zero(value.type()));
-}
-
-// grid_sample's zeros padding made explicit: `image` (x, y, c, n), or 0
-// wherever (x, y) lies outside width x height.
-template<typename Image>
-Func pad_with_zeros(const Image &image, Expr width, Expr height) {
-    return BoundaryConditions::constant_exterior(image, Halide::Internal::make_zero(image.type()),
-                                                 {{0, width}, {0, height}});
 }
 
 // grid_sample's read: pixel (x, y) of `image` (x, y, c, n) if inside, else

@@ -27,6 +27,12 @@ enum class SampleMode { bilinear, nearest, bicubic };
 const std::map<std::string, SampleMode> kSampleModes = {
     {"bilinear", SampleMode::bilinear}, {"nearest", SampleMode::nearest}, {"bicubic", SampleMode::bicubic}};
 
+// The padding mode a kernel variant copies the input with (none: no copy).
+enum class PaddedCopy { none, zeros, border };
+
+const std::map<std::string, PaddedCopy> kPaddedCopies = {
+    {"none", PaddedCopy::none}, {"zeros", PaddedCopy::zeros}, {"border", PaddedCopy::border}};
+
 // A tap index of a coordinate in pixel units. Under zeros padding coordinates
 // are unbounded; everything beyond one pixel outside the image reads 0, so
 // clamping there first keeps the float -> int conversion defined without
@@ -34,8 +40,8 @@ const std::map<std::string, SampleMode> kSampleModes = {
 Expr tap_index(Expr u, Expr size) { return cast<int>(clamp(u, -2.0f, cast<float>(size + 1))); }
 
 // An integral coordinate as an index into [lowest, highest], beyond which a
-// zero-padded copy reads only zeros: clamped as a float to keep the
-// conversion defined, and again as an int, where NaN lands.
+// padded copy reads what it holds at those bounds: clamped as a float to keep
+// the conversion defined, and again as an int, where NaN lands.
 Expr padded_index(Expr u, Expr lowest, Expr highest) {
     return clamp(cast<int>(clamp(u, cast<float>(lowest), cast<float>(highest))), lowest, highest);
 }
@@ -49,11 +55,12 @@ struct Sampled {
     // rather than reading each tap on its own. Undefined otherwise.
     Func window;
     Expr window_fits;
-    // Zero-padded windows (bicubic with zeros padding, the generator's
-    // zero_padded): the input with margins of zeros (a window's width in x,
-    // one row in y), which the windows read. Every window then starts at its
-    // row's first tap, so the taps are the windows as read, with nothing to
-    // pick or mask, and window_fits is undefined: they always fit.
+    // Padded windows (bicubic with zeros or border padding, the generator's
+    // padded_copy): the input with margins (a window's width in x, one row
+    // in y) padded as that mode pads, which the windows read. Every window
+    // then starts at its row's first tap, so the taps are the windows as
+    // read, with nothing to pick or mask, and window_fits is undefined: they
+    // always fit.
     Func padded;
 };
 
@@ -65,8 +72,8 @@ struct Sampled {
 // padding: the taps are consecutive before padding, and reflection and
 // border keep neighbours within 1 of each other) and the rows they read
 // (taps outside the image read row 0 or the last, then give 0), both as
-// boundary.h's index bits. Over a zero-padded copy (Sampled::padded) the
-// windows start at the first tap instead, wherever that lies.
+// boundary.h's index bits. Over a padded copy (Sampled::padded) the windows
+// start at the first tap instead, wherever that lies.
 class RowWindows {
 public:
     RowWindows(Sampled &s, Func pixels, Expr width, Expr height, int w, Var x, Var y, Var c, Var n)
@@ -83,9 +90,10 @@ public:
         for (const Expr &u : ys) values.push_back(index_bits(clamp_tap(u, height)));
     }
 
-    // The same over the zero-padded copy, from the coordinates of the first
-    // tap in x and the first row (integral floats): windows starting beyond
-    // [-w, width] and rows beyond [-1, height] read only zeros, as there.
+    // The same over the padded copy, from the coordinates of the first tap
+    // in x and the first row (integral floats): windows starting beyond [-w,
+    // width] and rows beyond [-1, height] read only what the copy holds
+    // there (zeros, or the edge pixels), as they do at those bounds.
     void add_padded_values(std::vector<Expr> &values, Expr first, Expr top) {
         at = int(values.size());
         rows = w;
@@ -109,7 +117,7 @@ public:
         s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row, 0, height - 1), c, n);
         s.window_fits = width >= w;
     }
-    // Over the zero-padded copy: tap k of row j.
+    // Over the padded copy: tap k of row j.
     Expr padded_tap(int k, int j) const { return s.window(k, j, x, y, c, n); }
     Expr tap(Expr t, int j, Expr u) const {
         Expr offset = t - index_from_bits(stored(at));
@@ -132,7 +140,7 @@ private:
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
 // any type), optionally with row windows (bilinear and bicubic), read from
-// `padded` where that is defined (bicubic under zeros padding only).
+// `padded` where that is defined (bicubic under zeros or border padding only).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
                      bool row_windows) {
@@ -191,7 +199,8 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         std::vector<Expr> cy = cubic_coefficients(strict_float(uy - y0), -0.75f);
         std::vector<Expr> values;
         if (s.padded.defined()) {
-            // Zeros padding leaves the taps where they are: from x0 - 1, y0 - 1.
+            // The taps from x0 - 1, y0 - 1 on: zeros padding leaves them
+            // there, and border's clamp into the image is the copy's edge.
             windows.add_padded_values(values, strict_float(x0 - 1.0f), strict_float(y0 - 1.0f));
         } else {
             for (int k = 0; k < 4; k++) {
@@ -261,10 +270,10 @@ public:
     // pixels (1), or every tap on its own (0); -1 = the tuned default: windows
     // except for uint8 bilinear (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
-    // x86 bicubic for zeros padding only (the wrapper picks it there, for
-    // inputs small enough to copy): the row windows read a copy of the input
-    // padded with zeros (Sampled::padded).
-    GeneratorParam<bool> zero_padded{"zero_padded", false};
+    // x86 bicubic for one padding mode only, zeros or border (the wrapper
+    // picks it there, for inputs small enough to copy): the row windows read
+    // a copy of the input padded as that mode pads (Sampled::padded).
+    GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -292,12 +301,13 @@ protected:
         pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         Func padded("padded");
-        if (zero_padded) {
+        if (padded_copy != PaddedCopy::none) {
             _halide_user_assert(mode == SampleMode::bicubic && uses_row_windows(input.type()))
-                << "zero_padded is a variant of bicubic with row windows on x86";
-            this->add_requirement(is_padding(padding, Padding::zeros),
-                                  "this kernel is the zeros-padding variant; padding is ", padding);
-            padded(x, y, c, n) = pad_with_zeros(input, width, height)(x, y, c, n);
+                << "padded_copy is a variant of bicubic with row windows on x86";
+            const Padding copied = padded_copy == PaddedCopy::zeros ? Padding::zeros : Padding::border;
+            this->add_requirement(is_padding(padding, copied), "this kernel is the variant for padding mode",
+                                  static_cast<int>(copied), "but padding is", padding);
+            padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
                                  x, y, c, n, uses_row_windows(input.type()));
@@ -318,9 +328,9 @@ protected:
         if (this->using_autoscheduler()) return;
         // Zeros and border padding leave a much shorter footprint than
         // reflection's mirroring, worth specialised loops.
-        // (The zero-padded variant's footprint does not depend on it.)
+        // (A padded copy's footprint does not depend on it.)
         std::vector<Expr> padding_cases;
-        if (!zero_padded) {
+        if (padded_copy == PaddedCopy::none) {
             padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,

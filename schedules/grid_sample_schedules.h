@@ -32,7 +32,7 @@ struct GridSampleFuncs {
     // which it does (undefined otherwise).
     Halide::Func window;
     Halide::Expr window_fits;
-    // The zero-padded variant: the padded copy of the input the windows read
+    // The padded-copy variants: the padded copy of the input the windows read
     // (undefined otherwise; window_fits is then undefined: they always fit).
     Halide::Func padded;
 };

@@ -7,8 +7,9 @@
 // NHWC (input and output layouts drawn independently, so mixed pairs occur),
 // grids far outside [-1, 1] (up to +-3), grid points exactly on pixel centres,
 // on pixel edges and on the image borders, 1-pixel inputs (1x1, 1xW, Hx1),
-// batches, 1-5 channels, random thetas. Bicubic under zeros padding: the
-// zero-padded kernel variant against the in-place one, bit for bit.
+// batches, 1-5 channels, random thetas. Bicubic under zeros and border
+// padding: the padded-copy kernel variants against the in-place ones, bit
+// for bit.
 //
 // Tolerances (never loosened to make a kernel pass):
 //   float32: 2e-5 absolute (values in [0, 1]);
@@ -370,9 +371,9 @@ TEST(AffineGridSampleVsReference, LargeExtentsRoundCoordinatesAsPyTorch) {
         }
 }
 
-// Bicubic under zeros padding takes the zero-padded kernel variant for all
-// but large inputs (hres::set_padded_copy_limit); it must give the in-place
-// kernel's very bits: the same products summed in the same order. Widths
+// Bicubic under zeros or border padding takes a padded-copy kernel variant
+// for all but large inputs (hres::set_padded_copy_limit); it must give the
+// in-place kernel's very bits: the same products summed in the same order. Widths
 // below the 4-pixel windows, where the in-place kernel reads tap by tap, and
 // coordinates far beyond the image (up to 1e30), where both clamp indices,
 // included.
@@ -385,13 +386,13 @@ struct CopyLimit {
 
 template<typename T>
 void padded_copy_matches_in_place(uint32_t seed) {
-    if (test_device() == hres::Device::cuda) GTEST_SKIP() << "the zero-padded copy is an x86 variant";
+    if (test_device() == hres::Device::cuda) GTEST_SKIP() << "the padded copies are x86 variants";
     std::mt19937 rng(seed);
-    for (int i = 0; i < 120; i++) {
+    for (int i = 0; i < 200; i++) {
         Config cfg = random_config(rng);
         cfg.options.mode = Interp::bicubic;
-        cfg.options.padding = Padding::zeros;
-        if (i % 4 == 0) cfg.w = 1 + i % 5;
+        cfg.options.padding = i % 2 ? Padding::border : Padding::zeros;
+        if (i % 3 == 0) cfg.w = 1 + i % 5;
         SCOPED_TRACE(cfg.str());
         const auto in = random_pixels<T>(rng, size_t(cfg.n) * cfg.c * cfg.h * cfg.w);
         auto grid = random_grid(rng, cfg);

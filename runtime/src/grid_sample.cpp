@@ -4,16 +4,20 @@
 
 #include "hres_affine_grid_sample_bicubic_f32.h"
 #include "hres_affine_grid_sample_bicubic_u8.h"
-#include "hres_affine_grid_sample_bicubic_zero_padded_f32.h"
-#include "hres_affine_grid_sample_bicubic_zero_padded_u8.h"
+#include "hres_affine_grid_sample_bicubic_padded_border_f32.h"
+#include "hres_affine_grid_sample_bicubic_padded_border_u8.h"
+#include "hres_affine_grid_sample_bicubic_padded_zeros_f32.h"
+#include "hres_affine_grid_sample_bicubic_padded_zeros_u8.h"
 #include "hres_affine_grid_sample_bilinear_f32.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
 #include "hres_affine_grid_sample_nearest_u8.h"
 #include "hres_grid_sample_bicubic_f32.h"
 #include "hres_grid_sample_bicubic_u8.h"
-#include "hres_grid_sample_bicubic_zero_padded_f32.h"
-#include "hres_grid_sample_bicubic_zero_padded_u8.h"
+#include "hres_grid_sample_bicubic_padded_border_f32.h"
+#include "hres_grid_sample_bicubic_padded_border_u8.h"
+#include "hres_grid_sample_bicubic_padded_zeros_f32.h"
+#include "hres_grid_sample_bicubic_padded_zeros_u8.h"
 #include "hres_grid_sample_bilinear_f32.h"
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
@@ -60,22 +64,27 @@ constexpr SampleKernel kAffineGridSample[2][3][2] = {
      {hres_affine_grid_sample_bicubic_u8_cuda, hres_affine_grid_sample_bicubic_f32_cuda}},
 };
 
-// x86 bicubic under zeros padding, reading a zero-padded copy of the input
-// (generators/grid_sample_generator.cpp), [dtype].
-constexpr SampleKernel kGridSampleZeroPadded[2] = {hres_grid_sample_bicubic_zero_padded_u8,
-                                                   hres_grid_sample_bicubic_zero_padded_f32};
-constexpr SampleKernel kAffineGridSampleZeroPadded[2] = {hres_affine_grid_sample_bicubic_zero_padded_u8,
-                                                         hres_affine_grid_sample_bicubic_zero_padded_f32};
+// x86 bicubic under zeros or border padding, reading a copy of the input
+// padded so (generators/grid_sample_generator.cpp), [padding][dtype],
+// paddings in the order of padding_value().
+constexpr SampleKernel kGridSamplePadded[2][2] = {
+    {hres_grid_sample_bicubic_padded_zeros_u8, hres_grid_sample_bicubic_padded_zeros_f32},
+    {hres_grid_sample_bicubic_padded_border_u8, hres_grid_sample_bicubic_padded_border_f32},
+};
+constexpr SampleKernel kAffineGridSamplePadded[2][2] = {
+    {hres_affine_grid_sample_bicubic_padded_zeros_u8, hres_affine_grid_sample_bicubic_padded_zeros_f32},
+    {hres_affine_grid_sample_bicubic_padded_border_u8, hres_affine_grid_sample_bicubic_padded_border_f32},
+};
 
-// The largest zero-padded copy worth making. glibc's malloc keeps freed
+// The largest padded copy worth making. glibc's malloc keeps freed
 // blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
 // copy's pages come fresh from the system, and fault in, at every call. On
 // the H100 host a 100 MB copy (f32 4x3x1080x1920) made the 16-thread sampler
 // 1.3-1.8x slower than sampling in place (schedules/grid_sample_x86.cpp).
 std::atomic<size_t> copy_limit{size_t(32) << 20};
 
-// Bytes of the zero-padded copy of `in`: 4 columns and 1 row of zeros on
-// each side (the bicubic windows' margins); SIZE_MAX if that overflows.
+// Bytes of the padded copy of `in`: 4 columns and 1 row of margin on each
+// side (the bicubic windows' reach); SIZE_MAX if that overflows.
 size_t padded_copy_bytes(const Image &in) {
     const size_t element = in.dtype == DType::f32 ? 4 : 1;
     size_t bytes = 0;
@@ -87,9 +96,10 @@ size_t padded_copy_bytes(const Image &in) {
     return bytes;
 }
 
-// Whether the zero-padded variant takes this call.
+// Whether a padded-copy variant takes this call.
 bool samples_padded_copy(const Image &in, const GridSampleOptions &options) {
-    return in.device == Device::cpu && options.mode == Interp::bicubic && options.padding == Padding::zeros &&
+    return in.device == Device::cpu && options.mode == Interp::bicubic &&
+           (options.padding == Padding::zeros || options.padding == Padding::border) &&
            padded_copy_bytes(in) <= copy_limit.load();
 }
 
@@ -143,7 +153,7 @@ Status grid_sample(const Image &in, const float *grid, const Image &out, const G
     internal::HalideView input(in), output(out);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
     SampleKernel kernel = samples_padded_copy(in, options)
-                              ? kGridSampleZeroPadded[internal::dtype_index(in)]
+                              ? kGridSamplePadded[padding_value(options.padding)][internal::dtype_index(in)]
                               : kGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
     return internal::run_kernel("grid_sample", [&] {
         return kernel(input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
@@ -158,7 +168,7 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
     SampleKernel kernel =
         samples_padded_copy(in, options)
-            ? kAffineGridSampleZeroPadded[internal::dtype_index(in)]
+            ? kAffineGridSamplePadded[padding_value(options.padding)][internal::dtype_index(in)]
             : kAffineGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
     return internal::run_kernel("affine_grid_sample", [&] {
         return kernel(input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,

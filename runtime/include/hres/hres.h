@@ -123,10 +123,11 @@ Isa active_isa();
 // Threads in Halide's pool (0 = one per core). Returns the previous value.
 int set_num_threads(int threads);
 
-// Bicubic grid sampling with zeros padding on x86 reads its taps from a copy
-// of the input with a margin of zeros (faster: nothing to mask), made at each
-// call, when that copy takes at most this many bytes (default 32 MiB; 0 =
-// never); larger inputs are sampled in place. Returns the previous value.
+// Bicubic grid sampling with zeros or border padding on x86 reads its taps
+// from a copy of the input with margins padded as that mode pads (faster:
+// nothing to pick or mask), made at each call, when that copy takes at most
+// this many bytes (default 32 MiB; 0 = never); larger inputs, and reflection
+// padding, are sampled in place. Returns the previous value.
 size_t set_padded_copy_limit(size_t bytes);
 
 // ---------------------------------------------------------------------------
