@@ -96,13 +96,6 @@ size_t padded_copy_bytes(const Image &in) {
     return bytes;
 }
 
-// Whether a padded-copy variant takes this call.
-bool samples_padded_copy(const Image &in, const GridSampleOptions &options) {
-    return in.device == Device::cpu && options.mode == Interp::bicubic &&
-           (options.padding == Padding::zeros || options.padding == Padding::border) &&
-           padded_copy_bytes(in) <= copy_limit.load();
-}
-
 int mode_index(Interp mode) {
     switch (mode) {
     case Interp::bilinear: return 0;
@@ -121,6 +114,20 @@ int padding_value(Padding padding) {
     case Padding::reflection: return 2;
     }
     return -1;
+}
+
+// The kernel for a call: a padded-copy variant where one takes it (CPU
+// bicubic, zeros or border padding, a copy within the limit), else the
+// [device][mode][dtype] entry.
+SampleKernel pick_kernel(const SampleKernel (&kernels)[2][3][2], const SampleKernel (&padded)[2][2],
+                         const Image &in, const GridSampleOptions &options) {
+    const int dtype = internal::dtype_index(in);
+    if (in.device == Device::cpu && options.mode == Interp::bicubic &&
+        (options.padding == Padding::zeros || options.padding == Padding::border) &&
+        padded_copy_bytes(in) <= copy_limit.load()) {
+        return padded[padding_value(options.padding)][dtype];
+    }
+    return kernels[internal::device_index(in)][mode_index(options.mode)][dtype];
 }
 
 // Checks shared by both entry points; `params` names the float array
@@ -152,9 +159,7 @@ Status grid_sample(const Image &in, const float *grid, const Image &out, const G
     if (Status s = check_sampling("grid_sample", in, out, grid, "grid", count, options); !s) return s;
     internal::HalideView input(in), output(out);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
-    SampleKernel kernel = samples_padded_copy(in, options)
-                              ? kGridSamplePadded[padding_value(options.padding)][internal::dtype_index(in)]
-                              : kGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
+    SampleKernel kernel = pick_kernel(kGridSample, kGridSamplePadded, in, options);
     return internal::run_kernel("grid_sample", [&] {
         return kernel(input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());
@@ -166,10 +171,7 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     if (Status s = check_sampling("affine_grid_sample", in, out, theta, "theta", count, options); !s) return s;
     internal::HalideView input(in), output(out);
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
-    SampleKernel kernel =
-        samples_padded_copy(in, options)
-            ? kAffineGridSamplePadded[padding_value(options.padding)][internal::dtype_index(in)]
-            : kAffineGridSample[internal::device_index(in)][mode_index(options.mode)][internal::dtype_index(in)];
+    SampleKernel kernel = pick_kernel(kAffineGridSample, kAffineGridSamplePadded, in, options);
     return internal::run_kernel("affine_grid_sample", [&] {
         return kernel(input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
                       output.get());
