@@ -11,6 +11,8 @@
 // torchvision does around grid_sample.
 #include "Halide.h"
 
+#include <optional>
+
 #include "boundary.h"
 #include "coords.h"
 #include "filters.h"
@@ -62,6 +64,11 @@ struct Sampled {
     // read, with nothing to pick or mask, and window_fits is undefined: they
     // always fit.
     Func padded;
+    // Tap offsets (x86 nearest, and bilinear without row windows, for NCHW
+    // and NHWC input): per channel, each tap's element offset into the input
+    // (x, y, c, n; a Tuple, one per tap), the whole index of its gather; and
+    // for other layouts the taps' coordinates (x, y, n). Undefined otherwise.
+    Func offsets, tap_coordinates;
 };
 
 // Row windows: the taps of one row of a footprint are adjacent pixels (2 for
@@ -137,20 +144,81 @@ private:
     int at = 0, rows = 0;
 };
 
+// Tap offsets: where taps are gathered one by one, the footprint stores each
+// tap's element offset (layout.h's OffsetReads), or -1 outside the image,
+// and per channel the offsets are computed once more into a buffer that the
+// gathers load their lane addresses from.
+class TapOffsets {
+public:
+    TapOffsets(Sampled &s, Func pixels, const OffsetReads &reads, Expr width, Expr height, Var x, Var y, Var c,
+               Var n)
+        : s(s), pixels(pixels), reads(reads), width(width), height(height), x(x), y(y), c(c), n(n) {}
+
+    // Appends the footprint values for the taps at integer coordinates `taps`.
+    void add_values(std::vector<Expr> &values, const std::vector<std::pair<Expr, Expr>> &taps) {
+        at = int(values.size());
+        std::vector<Expr> coordinates;
+        for (const auto &[tx, ty] : taps) {
+            Expr inside = tx >= 0 && tx < width && ty >= 0 && ty < height;
+            values.push_back(select(inside, reads.pixel(tx, ty, n), -1));
+            coordinates.push_back(tx);
+            coordinates.push_back(ty);
+        }
+        s.tap_coordinates(x, y, n) = Tuple(coordinates);
+    }
+
+    // After the footprint is defined: the per-channel offsets.
+    void define() {
+        std::vector<Expr> per_channel;
+        for (int k = 0; k < count(); k++) per_channel.push_back(reads.channel(max(stored(k), 0), c));
+        s.offsets(x, y, c, n) = Tuple(per_channel);
+    }
+
+    // The value of tap k: by offset where the layout allows, else by
+    // coordinates; 0 outside the image either way.
+    Expr tap(int k) const {
+        Expr by_offset = reads.read(pixels, element(s.offsets, {x, y, c, n}, k));
+        by_offset = select(stored(k) >= 0, by_offset, Halide::Internal::make_zero(by_offset.type()));
+        Expr by_coordinates = read_or_zero(pixels, s.tap_coordinates(x, y, n)[2 * k],
+                                           s.tap_coordinates(x, y, n)[2 * k + 1], c, n, width, height);
+        return select(reads.usable(), by_offset, by_coordinates);
+    }
+
+private:
+    int count() const { return int(s.tap_coordinates.outputs()) / 2; }
+    Expr stored(int k) const { return element(s.footprint, {x, y, n}, at + k); }
+    // Value i of f, which returns a Tuple if it has more than one.
+    static Expr element(const Func &f, const std::vector<Expr> &args, int i) {
+        return f.outputs() > 1 ? Expr(f(args)[i]) : Expr(f(args));
+    }
+
+    Sampled &s;
+    Func pixels;
+    OffsetReads reads;
+    Expr width, height;
+    Var x, y, c, n;
+    int at = 0;
+};
+
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
 // any type), optionally with row windows (bilinear and bicubic), read from
-// `padded` where that is defined (bicubic under zeros or border padding only).
+// `padded` where that is defined (bicubic under zeros or border padding only),
+// or with taps read by offset where `offset_reads` is given (nearest, and
+// bilinear without row windows).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
-                     bool row_windows) {
-    Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded};
+                     bool row_windows, const OffsetReads *offset_reads) {
+    Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates")};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
     Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
     const Func &f = s.footprint;
     auto fp = [&](int i) { return f(x, y, n)[i]; };
     RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, x, y, c, n);
+    const bool by_offset = offset_reads != nullptr;
+    std::optional<TapOffsets> offsets;
+    if (by_offset) offsets.emplace(s, pixels, *offset_reads, width, height, x, y, c, n);
     // `value` from the taps read one by one; with row windows, picked from
     // the windows where the input is wide enough for them.
     auto set_value = [&](const std::function<Expr(const std::function<Expr(Expr, int, Expr)> &)> &sum) {
@@ -167,8 +235,17 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         // Round half to even, after padding (SPEC.md 6.3).
         Expr px = pad_coordinate(ux, width, padding, align_corners);
         Expr py = pad_coordinate(uy, height, padding, align_corners);
-        s.footprint(x, y, n) = {tap_index(round(px), width), tap_index(round(py), height)};
-        s.value = read(fp(0), fp(1));
+        Expr xi = tap_index(round(px), width), yi = tap_index(round(py), height);
+        if (by_offset) {
+            std::vector<Expr> values;
+            offsets->add_values(values, {{xi, yi}});
+            s.footprint(x, y, n) = Tuple(values);
+            offsets->define();
+            s.value = offsets->tap(0);
+        } else {
+            s.footprint(x, y, n) = {xi, yi};
+            s.value = read(fp(0), fp(1));
+        }
         break;
     }
     case SampleMode::bilinear: {
@@ -178,9 +255,20 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         Expr east = strict_float(px - x0), south = strict_float(py - y0);
         Expr west = strict_float(1.0f - east), north = strict_float(1.0f - south);
         // The four corner weights as PyTorch forms them: products first.
-        std::vector<Expr> values = {tap_index(x0, width), tap_index(y0, height),
-                                    unfused_product(north, west), unfused_product(north, east),
-                                    unfused_product(south, west), unfused_product(south, east)};
+        std::vector<Expr> weights = {unfused_product(north, west), unfused_product(north, east),
+                                     unfused_product(south, west), unfused_product(south, east)};
+        Expr xi = tap_index(x0, width), yi = tap_index(y0, height);
+        if (by_offset) {
+            std::vector<Expr> values = weights;
+            offsets->add_values(values, {{xi, yi}, {xi + 1, yi}, {xi, yi + 1}, {xi + 1, yi + 1}});
+            s.footprint(x, y, n) = Tuple(values);
+            offsets->define();
+            s.value = strict_float(unfused_product(offsets->tap(0), fp(0)) + unfused_product(offsets->tap(1), fp(1)) +
+                                   unfused_product(offsets->tap(2), fp(2)) + unfused_product(offsets->tap(3), fp(3)));
+            break;
+        }
+        std::vector<Expr> values = {xi, yi};
+        values.insert(values.end(), weights.begin(), weights.end());
         if (row_windows) windows.add_values(values, {values[0]}, {values[1], values[1] + 1});
         s.footprint(x, y, n) = Tuple(values);
         set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
@@ -273,6 +361,10 @@ public:
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
+    // x86 nearest, and bilinear without row windows: taps read by element
+    // offset (TapOffsets: 1) or by coordinates (0); -1 = the tuned default:
+    // by offset for nearest only (schedules/grid_sample_x86.cpp has the numbers).
+    GeneratorParam<int> tap_offsets{"tap_offsets", -1};
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
@@ -283,6 +375,13 @@ protected:
     bool uses_row_windows(Type pixel) const {
         if (this->get_target().has_gpu_feature() || mode == SampleMode::nearest) return false;
         return row_windows >= 0 ? row_windows > 0 : (mode == SampleMode::bicubic || pixel == Float(32));
+    }
+
+    bool uses_tap_offsets(Type pixel) const {
+        if (this->get_target().has_gpu_feature() || mode == SampleMode::bicubic || uses_row_windows(pixel)) {
+            return false;
+        }
+        return tap_offsets >= 0 ? tap_offsets > 0 : mode == SampleMode::nearest;
     }
 
     // Defines `output` from the normalised sampling coordinates.
@@ -309,8 +408,10 @@ protected:
                                   static_cast<int>(copied), "but padding is", padding);
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
+        std::optional<OffsetReads> reads;
+        if (uses_tap_offsets(input.type())) reads = OffsetReads::of(input);
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
-                                 x, y, c, n, uses_row_windows(input.type()));
+                                 x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr);
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -334,7 +435,7 @@ protected:
             padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
-                              s.window, s.window_fits, s.padded};
+                              s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Halide.h"
+#include "boundary.h"
 #include "schedules/layout.h"
 
 namespace hres {
@@ -12,6 +13,51 @@ template<typename Buf>
 void accept_any_layout(Buf &buffer) {
     buffer.dim(0).set_stride(Halide::Expr());
 }
+
+// Reads of an input by element offset (x * x_stride + y * y_stride + c *
+// c_stride + n * n_stride from its first element), for gathers on x86.
+// Halide addresses a buffer by coordinates, so a gather's lane addresses are
+// computed in vector registers and every lane is extracted from them, a
+// shuffle-port op per lane on top of the insert; an offset computed ahead
+// into memory is loaded straight into the address instead. Halide has no flat
+// view of a buffer, so the offset is passed as the coordinate of whichever of
+// x and c has unit stride, the others 0, and promised to lie within that
+// dimension: a promise that does not hold, but bounds inference only needs
+// it to accept the read, and every offset comes from a pixel inside the
+// image, so every read lies inside the buffer. The buffer's mins must be 0
+// (the generator constrains them).
+struct OffsetReads {
+    Halide::Expr x_stride, y_stride, c_stride, n_stride;
+    Halide::Expr width, channels;
+
+    template<typename Buf>
+    static OffsetReads of(Buf &buffer) {
+        for (int d = 0; d < 4; d++) buffer.dim(d).set_min(0);
+        return {buffer.dim(0).stride(), buffer.dim(1).stride(), buffer.dim(2).stride(), buffer.dim(3).stride(),
+                buffer.dim(0).extent(), buffer.dim(2).extent()};
+    }
+    // Whether the layout allows them (NCHW, NHWC); other layouts read by coordinates.
+    Halide::Expr usable() const { return x_stride == 1 || c_stride == 1; }
+    Halide::Expr pixel(Halide::Expr x, Halide::Expr y, Halide::Expr n) const {
+        return x * x_stride + y * y_stride + n * n_stride;
+    }
+    // Channel c of the pixel at offset `at`, as index bits (boundary.h) for
+    // read(); 0 where the layout does not allow offset reads, so that a
+    // branch that evaluates both kinds of read stays inside the buffer.
+    Halide::Expr channel(Halide::Expr at, Halide::Expr c) const {
+        return index_bits(Halide::select(usable(), at + c * c_stride, 0));
+    }
+    // The element of `image` (x, y, c, n: the input, or a Func that only
+    // converts its values) at offset bits `bits`. Vector code evaluates both
+    // reads wherever the layout is not known, so each reads element 0 where
+    // its dimension does not have unit stride.
+    Halide::Expr read(Halide::Func image, Halide::Expr bits) const {
+        Halide::Expr along_x = Halide::select(x_stride == 1, bits, index_bits(0));
+        Halide::Expr along_c = Halide::select(x_stride == 1, index_bits(0), bits);
+        return Halide::select(x_stride == 1, image(promised_index(along_x, 0, width - 1), 0, 0, 0),
+                              image(0, 0, promised_index(along_c, 0, channels - 1), 0));
+    }
+};
 
 template<typename In, typename Out>
 LayoutConditions layout_of(In &input, Out &output) {

@@ -35,6 +35,10 @@ struct GridSampleFuncs {
     // The padded-copy variants: the padded copy of the input the windows read
     // (undefined otherwise; window_fits is then undefined: they always fit).
     Halide::Func padded;
+    // Tap offsets (x86): the per-channel offsets the gathers load their
+    // addresses from, and the taps' coordinates for other layouts (undefined
+    // otherwise).
+    Halide::Func offsets, tap_coordinates;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

@@ -110,6 +110,30 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         f.footprint.specialize(padding).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
     f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    if (f.offsets.defined()) {
+        // Tap offsets (the generator's tap_offsets): each gather lane's
+        // address is one scalar load from this buffer, where the gathers by
+        // coordinates extracted every lane from a vector of computed indices
+        // (vpextrd: a second shuffle-port op per lane, beside the insert),
+        // and the footprint holds one offset instead of two indices. H100
+        // host (AVX-512 Sapphire Rapids variant, affine nearest, single-kernel
+        // harness, 6 interleaved rounds, 2026-11-22, a noisy host), by
+        // coordinates -> by offset: 2x3x345x456 at 1 thread, u8 nchw
+        // 694-1027 -> 497-892 us, nhwc 734-1113 -> 534-1082 us, f32 nchw
+        // 789-1177 -> 690-1145 us, nhwc 1155-1440 -> 673-1112 us (border
+        // padding, u8 nchw 735-833 -> 484-551 us); 1x3x1080x1920 at 16
+        // threads, u8 nchw 475-522 -> 427-443 us, nhwc 530-590 -> 466-491
+        // us, f32 nchw 567-632 -> 535-626 us, nhwc 724-796 -> 609-712 us.
+        // uint8 bilinear (tap_offsets=1) did not gain: 2x3x345x456, 1
+        // thread, nchw 2392-3991 -> 2135-4123 us and nhwc 2317-4285 ->
+        // 3005-4952 us (interleaved taps by coordinates share each lane's
+        // extracted index between the channels, a constant displacement), so
+        // it keeps gathering by coordinates.
+        f.offsets.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+        if (knobs.interleaved_chunk <= 0) f.offsets.store_at(f.output, task);
+        // Computed only in the branches that read by coordinates.
+        f.tap_coordinates.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    }
 
     if (windows) {
         // Row windows (the generator's row_windows): per output vector, for
