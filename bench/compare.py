@@ -22,14 +22,18 @@ Every column gets the same input array (uint8 noise, or float32 in [0, 1]).
 Peers that are not installed are left out: on a machine without PyTorch the
 tool still times hres and whatever else exists (no check then).
 
-Median microseconds per call; ratios are hres / peer. A peer column marked
+Median microseconds per call; ratios are hres / peer. With --rounds R every
+case is measured R times over, each implementation once per round in turn,
+and each cell is the best of its R medians: on a shared, noisy host the
+slowdowns come and go, and alternating the columns lets every one of them
+meet the quiet spells. A peer column marked
 with * ran its nearest mode, not the row's exact one (OpenCV has no
 antialiased bicubic and no align_corners; Pillow always antialiases when it
 shrinks): shown for scale, left out of the targets.
 
 Usage:
   python3 bench/compare.py --hres build/bin/hres --bench build/bin/bench_hres \\
-      [--threads 1,all] [--filter TEXT] [--compile seed|all|none] [--json FILE]
+      [--threads 1,all] [--filter TEXT] [--compile seed|all|none] [--rounds R] [--json FILE]
 The targets (BENCH.md) are checked on the 1-thread rows; the 4x3x1080x1920
 rows are timed by hres alone at every thread count for parallel efficiency.
 """
@@ -327,6 +331,18 @@ def measure(args, case, threads, tmp):
     return row
 
 
+def measure_rounds(args, case, threads, tmp):
+    """measure() args.rounds times; every timing the best of its rounds, the check from the first."""
+    row = measure(args, case, threads, tmp)
+    for _ in range(args.rounds - 1):
+        again = measure(args, case, threads, tmp)
+        for key in ("hres",) + PEERS:
+            if again.get(key) is not None:
+                row[key] = again[key] if row.get(key) is None else min(row[key], again[key])
+    row["rounds"] = args.rounds
+    return row
+
+
 def fmt(v):
     return "-" if v is None else ("%.1f" % v if v < 1e4 else "%.0f" % v)
 
@@ -406,6 +422,8 @@ def main():
     ap.add_argument("--compile", choices=("seed", "all", "none"), default="seed",
                     help="which rows torch.compile is timed on (default: the seed rows)")
     ap.add_argument("--min-time", type=float, default=0.3, help="seconds of timed calls per measurement")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every case this many times in turn, keeping each column's best median")
     ap.add_argument("--json", help="also append the raw rows to this file (one JSON object per line)")
     ap.add_argument("--table-from", help="print the tables from a --json file instead of measuring")
     args = ap.parse_args()
@@ -423,7 +441,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             for case in cases:
                 for threads in counts:
-                    row = measure(args, case, threads, tmp)
+                    row = measure_rounds(args, case, threads, tmp)
                     rows.append(row)
                     print("%-60s t=%-2d hres %s  %s" % (case.label, threads, fmt(row["hres"]), " ".join(
                         "%s %s" % (p, fmt(row.get(p))) for p in PEERS if row.get(p) is not None)), file=sys.stderr)
