@@ -416,6 +416,78 @@ void padded_copy_matches_in_place(uint32_t seed) {
 TEST(GridSampleVsReference, PaddedCopyMatchesInPlaceFloat32) { padded_copy_matches_in_place<float>(20261122); }
 TEST(GridSampleVsReference, PaddedCopyMatchesInPlaceUint8) { padded_copy_matches_in_place<uint8_t>(20261123); }
 
+// RGBA uint8 in NHWC memory with 4-byte aligned pixels is copied as one
+// 4-byte channel by the pixel-copying ops (nearest sampling and resize,
+// flips: runtime/src/hres.cpp, pack_pixels); rows padded by one byte keep
+// the per-channel kernels. Both must give the same bytes, including pixels
+// whose 4 bytes read as NaN or denormal floats.
+struct RgbaImage {
+    std::vector<uint8_t> bytes;
+    hres::Image image;
+    RgbaImage(int n, int h, int w, bool padded_rows) {
+        const int64_t row = int64_t(w) * 4 + (padded_rows ? 1 : 0);
+        bytes.assign(size_t(n) * h * row, 0);
+        image = hres::nhwc(bytes.data(), hres::DType::u8, n, 4, h, w);
+        image.stride_h = row;
+        image.stride_n = row * h;
+    }
+    uint8_t &at(int b, int y, int x, int ch) {
+        return bytes[size_t((b * image.h + y) * image.stride_h + x * 4 + ch)];
+    }
+    // The pixels without the padding, in NHWC order.
+    std::vector<uint8_t> dense() {
+        std::vector<uint8_t> out;
+        for (int b = 0; b < image.n; b++)
+            for (int y = 0; y < image.h; y++)
+                for (int x = 0; x < image.w; x++)
+                    for (int ch = 0; ch < 4; ch++) out.push_back(at(b, y, x, ch));
+        return out;
+    }
+};
+
+TEST(PackedPixels, RgbaCopiesMatchPerChannelKernels) {
+    std::mt19937 rng(20261125);
+    static const Padding paddings[] = {Padding::zeros, Padding::border, Padding::reflection};
+    for (int i = 0; i < 60; i++) {
+        const int n = 1 + rng() % 2, h = random_extent(rng, 70), w = random_extent(rng, 70);
+        const int oh = random_extent(rng, 50), ow = random_extent(rng, 50);
+        SCOPED_TRACE("case " + std::to_string(i) + ": " + std::to_string(n) + "x4x" + std::to_string(h) + "x" +
+                     std::to_string(w) + " -> " + std::to_string(oh) + "x" + std::to_string(ow));
+        RgbaImage in[2] = {RgbaImage(n, h, w, false), RgbaImage(n, h, w, true)};
+        for (int b = 0; b < n; b++)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    for (int ch = 0; ch < 4; ch++) in[0].at(b, y, x, ch) = in[1].at(b, y, x, ch) = uint8_t(rng());
+        Config cfg;
+        cfg.n = n, cfg.c = 4, cfg.h = h, cfg.w = w, cfg.oh = oh, cfg.ow = ow, cfg.grid_kind = rng() % 6;
+        cfg.options.align_corners = rng() % 2;
+        const auto grid = random_grid(rng, cfg);
+        const auto theta = random_theta(rng, n);
+        hres::GridSampleOptions sampling;
+        sampling.mode = Interp::nearest;
+        sampling.padding = paddings[rng() % 3];
+        sampling.align_corners = cfg.options.align_corners;
+        hres::ResizeOptions resizing;
+        resizing.mode = rng() % 2 ? Interp::nearest : Interp::nearest_exact;
+        const auto axes = hres::FlipAxes(rng() % 3);
+        // [op][packed, per channel]
+        std::vector<uint8_t> got[4][2];
+        for (int k = 0; k < 2; k++) {
+            const bool padded = k == 1;
+            RgbaImage sampled(n, oh, ow, padded), warped(n, oh, ow, padded), resized(n, oh, ow, padded),
+                flipped(n, h, w, padded);
+            ASSERT_TRUE(run_grid_sample(in[k].image, grid.data(), sampled.image, sampling).ok());
+            ASSERT_TRUE(run_affine_grid_sample(in[k].image, theta.data(), warped.image, sampling).ok());
+            ASSERT_TRUE(run_resize(in[k].image, resized.image, resizing).ok());
+            ASSERT_TRUE(run_flip(in[k].image, flipped.image, axes).ok());
+            got[0][k] = sampled.dense(), got[1][k] = warped.dense(), got[2][k] = resized.dense();
+            got[3][k] = flipped.dense();
+        }
+        static const char *ops[] = {"grid_sample", "affine_grid_sample", "resize", "flip"};
+        for (int op = 0; op < 4; op++) EXPECT_EQ(got[op][0], got[op][1]) << ops[op];
+    }
+}
+
 // Identity theta at the input's size returns the input (SPEC 7: bilinear to
 // ~1e-7, nearest exactly), for both align_corners.
 TEST(AffineGridSampleVsReference, IdentityThetaReturnsTheInput) {

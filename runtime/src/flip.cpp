@@ -19,11 +19,13 @@ Status flip(const Image &in, const Image &out, FlipAxes axes) {
     }
     const bool horizontal = axes != FlipAxes::vertical;
     const bool vertical = axes != FlipAxes::horizontal;
-    internal::HalideView input(in), output(out);
+    Image source = in, result = out;
+    internal::pack_pixels(source, result);
+    internal::HalideView input(source), output(result);
     // [device][dtype]
     constexpr decltype(&hres_flip_u8) kFlip[2][2] = {{hres_flip_u8, hres_flip_f32},
                                                      {hres_flip_u8_cuda, hres_flip_f32_cuda}};
-    auto kernel = kFlip[internal::device_index(in)][internal::dtype_index(in)];
+    auto kernel = kFlip[internal::device_index(source)][internal::dtype_index(source)];
     return internal::run_kernel("flip", [&] { return kernel(input.get(), horizontal, vertical, output.get()); });
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -265,6 +266,32 @@ int pool_threads() {
         return int(std::max(1u, std::thread::hardware_concurrency()));
     }();
     return default_threads;
+}
+
+namespace {
+
+bool packable(const Image &image) {
+    return image.dtype == DType::u8 && image.c == 4 && image.stride_c == 1 && image.stride_w == 4 &&
+           image.stride_h % 4 == 0 && image.stride_n % 4 == 0 && reinterpret_cast<uintptr_t>(image.data) % 4 == 0;
+}
+
+Image packed(const Image &image) {
+    Image view = image;
+    view.dtype = DType::f32;
+    view.c = 1;
+    view.stride_w = 1;
+    view.stride_h = image.stride_h / 4;
+    view.stride_n = image.stride_n / 4;
+    return view;
+}
+
+}  // namespace
+
+void pack_pixels(Image &in, Image &out) {
+    if (packable(in) && packable(out)) {
+        in = packed(in);
+        out = packed(out);
+    }
 }
 
 Image batch_item(const Image &image, int64_t i) {

@@ -69,6 +69,14 @@ int pool_threads();
 // Image `i` of the batch alone (a batch of one, same strides).
 Image batch_item(const Image &image, int64_t i);
 
+// Copies of whole pixels (nearest resize and sampling, flips) never look at
+// the values, so a uint8 image of 4 interleaved channels (RGBA in NHWC
+// memory) with 4-byte aligned pixels is the same copy of one 4-byte
+// channel: the float32 kernels, which only move the bits (zeros padding's 0.0f
+// is four zero bytes), gather each pixel once instead of each channel. Both
+// images so viewed where both allow it, else both unchanged.
+void pack_pixels(Image &in, Image &out);
+
 // Runs a kernel entry point; a non-zero return or a Halide error becomes a
 // Status carrying Halide's message, prefixed with `op`.
 Status run_kernel(const char *op, const std::function<int()> &kernel);

@@ -220,9 +220,13 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         if (options.antialias) {
             return Status::error("resize: antialias is only defined for bilinear and bicubic");
         }
-        NearestKernel kernel = options.mode == Interp::nearest ? kNearest[device][dtype] : kNearestExact[device][dtype];
+        Image source = in, result = out;
+        internal::pack_pixels(source, result);
+        const int copied = internal::dtype_index(source);
+        NearestKernel kernel = options.mode == Interp::nearest ? kNearest[device][copied] : kNearestExact[device][copied];
+        HalideView pixels(source), resized(result);
         return internal::run_kernel("resize", [&] {
-            return kernel(input.get(), options.scale_h, options.scale_w, output.get());
+            return kernel(pixels.get(), options.scale_h, options.scale_w, resized.get());
         });
     }
     case Interp::bilinear:
