@@ -9,7 +9,8 @@
 // on pixel edges and on the image borders, 1-pixel inputs (1x1, 1xW, Hx1),
 // batches, 1-5 channels, random thetas. Bicubic under zeros and border
 // padding: the padded-copy kernel variants against the in-place ones, bit
-// for bit.
+// for bit; RGBA uint8 copied as 4-byte pixels (nearest sampling and resize,
+// flips) against the per-channel kernels, byte for byte.
 //
 // Tolerances (never loosened to make a kernel pass):
 //   float32: 2e-5 absolute (values in [0, 1]);
