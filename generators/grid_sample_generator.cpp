@@ -64,10 +64,10 @@ struct Sampled {
     // read, with nothing to pick or mask, and window_fits is undefined: they
     // always fit.
     Func padded;
-    // Tap offsets (x86 nearest, and bilinear without row windows, for NCHW
-    // and NHWC input): per channel, each tap's element offset into the input
-    // (x, y, c, n; a Tuple, one per tap), the whole index of its gather; and
-    // for other layouts the taps' coordinates (x, y, n). Undefined otherwise.
+    // Tap offsets (x86 nearest, for NCHW and NHWC input): per channel, each
+    // tap's element offset into the input (x, y, c, n; a Tuple if more than
+    // one tap), the whole index of its gather; and for other layouts the
+    // taps' coordinates (x, y, n). Undefined otherwise.
     Func offsets, tap_coordinates;
 };
 
@@ -204,8 +204,7 @@ private:
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
 // any type), optionally with row windows (bilinear and bicubic), read from
 // `padded` where that is defined (bicubic under zeros or border padding only),
-// or with taps read by offset where `offset_reads` is given (nearest, and
-// bilinear without row windows).
+// or with taps read by offset where `offset_reads` is given (nearest).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
                      bool row_windows, const OffsetReads *offset_reads) {
@@ -255,20 +254,9 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         Expr east = strict_float(px - x0), south = strict_float(py - y0);
         Expr west = strict_float(1.0f - east), north = strict_float(1.0f - south);
         // The four corner weights as PyTorch forms them: products first.
-        std::vector<Expr> weights = {unfused_product(north, west), unfused_product(north, east),
-                                     unfused_product(south, west), unfused_product(south, east)};
-        Expr xi = tap_index(x0, width), yi = tap_index(y0, height);
-        if (by_offset) {
-            std::vector<Expr> values = weights;
-            offsets->add_values(values, {{xi, yi}, {xi + 1, yi}, {xi, yi + 1}, {xi + 1, yi + 1}});
-            s.footprint(x, y, n) = Tuple(values);
-            offsets->define();
-            s.value = strict_float(unfused_product(offsets->tap(0), fp(0)) + unfused_product(offsets->tap(1), fp(1)) +
-                                   unfused_product(offsets->tap(2), fp(2)) + unfused_product(offsets->tap(3), fp(3)));
-            break;
-        }
-        std::vector<Expr> values = {xi, yi};
-        values.insert(values.end(), weights.begin(), weights.end());
+        std::vector<Expr> values = {tap_index(x0, width), tap_index(y0, height),
+                                    unfused_product(north, west), unfused_product(north, east),
+                                    unfused_product(south, west), unfused_product(south, east)};
         if (row_windows) windows.add_values(values, {values[0]}, {values[1], values[1] + 1});
         s.footprint(x, y, n) = Tuple(values);
         set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
@@ -361,10 +349,10 @@ public:
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
-    // x86 nearest, and bilinear without row windows: taps read by element
-    // offset (TapOffsets: 1) or by coordinates (0); -1 = the tuned default:
-    // by offset for nearest only (schedules/grid_sample_x86.cpp has the numbers).
-    GeneratorParam<int> tap_offsets{"tap_offsets", -1};
+    // x86 nearest: taps read by element offset (TapOffsets: 1, the tuned
+    // default) or by coordinates (0); schedules/grid_sample_x86.cpp has the
+    // numbers, and those of uint8 bilinear, which did not gain from it.
+    GeneratorParam<int> tap_offsets{"tap_offsets", 1};
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
@@ -377,11 +365,8 @@ protected:
         return row_windows >= 0 ? row_windows > 0 : (mode == SampleMode::bicubic || pixel == Float(32));
     }
 
-    bool uses_tap_offsets(Type pixel) const {
-        if (this->get_target().has_gpu_feature() || mode == SampleMode::bicubic || uses_row_windows(pixel)) {
-            return false;
-        }
-        return tap_offsets >= 0 ? tap_offsets > 0 : mode == SampleMode::nearest;
+    bool uses_tap_offsets() const {
+        return !this->get_target().has_gpu_feature() && mode == SampleMode::nearest && tap_offsets > 0;
     }
 
     // Defines `output` from the normalised sampling coordinates.
@@ -409,7 +394,7 @@ protected:
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
         std::optional<OffsetReads> reads;
-        if (uses_tap_offsets(input.type())) reads = OffsetReads::of(input);
+        if (uses_tap_offsets()) reads = OffsetReads::of(input);
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
                                  x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr);
         if (output.type() == UInt(8) && !copies) {

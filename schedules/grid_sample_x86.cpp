@@ -124,11 +124,11 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // padding, u8 nchw 735-833 -> 484-551 us); 1x3x1080x1920 at 16
         // threads, u8 nchw 475-522 -> 427-443 us, nhwc 530-590 -> 466-491
         // us, f32 nchw 567-632 -> 535-626 us, nhwc 724-796 -> 609-712 us.
-        // uint8 bilinear (tap_offsets=1) did not gain: 2x3x345x456, 1
-        // thread, nchw 2392-3991 -> 2135-4123 us and nhwc 2317-4285 ->
-        // 3005-4952 us (interleaved taps by coordinates share each lane's
-        // extracted index between the channels, a constant displacement), so
-        // it keeps gathering by coordinates.
+        // uint8 bilinear read by offset (a prototype, 4 taps) did not gain:
+        // best of 15 alternating runs, 2x3x345x456, 1 thread, nchw 2546 ->
+        // 2357 us, nhwc 2441 -> 2505 us (interleaved taps by coordinates
+        // share each lane's extracted index between the channels, a constant
+        // displacement), so it keeps gathering by coordinates.
         f.offsets.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
         if (knobs.interleaved_chunk <= 0) f.offsets.store_at(f.output, task);
         // Computed only in the branches that read by coordinates.
