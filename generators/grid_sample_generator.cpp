@@ -64,10 +64,10 @@ struct Sampled {
     // read, with nothing to pick or mask, and window_fits is undefined: they
     // always fit.
     Func padded;
-    // Tap offsets (x86 nearest, for NCHW and NHWC input): per channel, each
-    // tap's element offset into the input (x, y, c, n; a Tuple if more than
-    // one tap), the whole index of its gather; and for other layouts the
-    // taps' coordinates (x, y, n). Undefined otherwise.
+    // Nearest by offset (x86, NCHW and NHWC input): per channel, the tap's
+    // element offset into the input (x, y, c, n), the whole index of its
+    // gather; and for other layouts the tap's coordinates (x, y, n).
+    // Undefined otherwise.
     Func offsets, tap_coordinates;
 };
 
@@ -144,61 +144,23 @@ private:
     int at = 0, rows = 0;
 };
 
-// Tap offsets: where taps are gathered one by one, the footprint stores each
-// tap's element offset (layout.h's OffsetReads), or -1 outside the image,
-// and per channel the offsets are computed once more into a buffer that the
-// gathers load their lane addresses from.
-class TapOffsets {
-public:
-    TapOffsets(Sampled &s, Func pixels, const OffsetReads &reads, Expr width, Expr height, Var x, Var y, Var c,
-               Var n)
-        : s(s), pixels(pixels), reads(reads), width(width), height(height), x(x), y(y), c(c), n(n) {}
-
-    // Appends the footprint values for the taps at integer coordinates `taps`.
-    void add_values(std::vector<Expr> &values, const std::vector<std::pair<Expr, Expr>> &taps) {
-        at = int(values.size());
-        std::vector<Expr> coordinates;
-        for (const auto &[tx, ty] : taps) {
-            Expr inside = tx >= 0 && tx < width && ty >= 0 && ty < height;
-            values.push_back(select(inside, reads.pixel(tx, ty, n), -1));
-            coordinates.push_back(tx);
-            coordinates.push_back(ty);
-        }
-        s.tap_coordinates(x, y, n) = Tuple(coordinates);
-    }
-
-    // After the footprint is defined: the per-channel offsets.
-    void define() {
-        std::vector<Expr> per_channel;
-        for (int k = 0; k < count(); k++) per_channel.push_back(reads.channel(max(stored(k), 0), c));
-        s.offsets(x, y, c, n) = Tuple(per_channel);
-    }
-
-    // The value of tap k: by offset where the layout allows, else by
-    // coordinates; 0 outside the image either way.
-    Expr tap(int k) const {
-        Expr by_offset = reads.read(pixels, element(s.offsets, {x, y, c, n}, k));
-        by_offset = select(stored(k) >= 0, by_offset, Halide::Internal::make_zero(by_offset.type()));
-        Expr by_coordinates = read_or_zero(pixels, s.tap_coordinates(x, y, n)[2 * k],
-                                           s.tap_coordinates(x, y, n)[2 * k + 1], c, n, width, height);
-        return select(reads.usable(), by_offset, by_coordinates);
-    }
-
-private:
-    int count() const { return int(s.tap_coordinates.outputs()) / 2; }
-    Expr stored(int k) const { return element(s.footprint, {x, y, n}, at + k); }
-    // Value i of f, which returns a Tuple if it has more than one.
-    static Expr element(const Func &f, const std::vector<Expr> &args, int i) {
-        return f.outputs() > 1 ? Expr(f(args)[i]) : Expr(f(args));
-    }
-
-    Sampled &s;
-    Func pixels;
-    OffsetReads reads;
-    Expr width, height;
-    Var x, y, c, n;
-    int at = 0;
-};
+// Nearest by offset: the footprint stores the tap's element offset
+// (layout.h's OffsetReads), or -1 outside the image, and per channel the
+// offset is computed once more into a buffer that the gathers load their
+// lane addresses from. Layouts that allow no offset reads read by the tap's
+// coordinates. Returns the value at output (x, y, c, n).
+Expr nearest_by_offset(Sampled &s, Func pixels, const OffsetReads &reads, Expr xi, Expr yi, Expr width, Expr height,
+                       Var x, Var y, Var c, Var n) {
+    Expr inside = xi >= 0 && xi < width && yi >= 0 && yi < height;
+    s.footprint(x, y, n) = select(inside, reads.pixel(xi, yi, n), -1);
+    s.tap_coordinates(x, y, n) = {xi, yi};
+    s.offsets(x, y, c, n) = reads.channel(max(s.footprint(x, y, n), 0), c);
+    Expr by_offset = reads.read(pixels, s.offsets(x, y, c, n));
+    by_offset = select(s.footprint(x, y, n) >= 0, by_offset, Halide::Internal::make_zero(by_offset.type()));
+    Expr by_coordinates = read_or_zero(pixels, s.tap_coordinates(x, y, n)[0], s.tap_coordinates(x, y, n)[1], c, n,
+                                       width, height);
+    return select(reads.usable(), by_offset, by_coordinates);
+}
 
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
@@ -215,9 +177,6 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
     const Func &f = s.footprint;
     auto fp = [&](int i) { return f(x, y, n)[i]; };
     RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, x, y, c, n);
-    const bool by_offset = offset_reads != nullptr;
-    std::optional<TapOffsets> offsets;
-    if (by_offset) offsets.emplace(s, pixels, *offset_reads, width, height, x, y, c, n);
     // `value` from the taps read one by one; with row windows, picked from
     // the windows where the input is wide enough for them.
     auto set_value = [&](const std::function<Expr(const std::function<Expr(Expr, int, Expr)> &)> &sum) {
@@ -235,12 +194,8 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         Expr px = pad_coordinate(ux, width, padding, align_corners);
         Expr py = pad_coordinate(uy, height, padding, align_corners);
         Expr xi = tap_index(round(px), width), yi = tap_index(round(py), height);
-        if (by_offset) {
-            std::vector<Expr> values;
-            offsets->add_values(values, {{xi, yi}});
-            s.footprint(x, y, n) = Tuple(values);
-            offsets->define();
-            s.value = offsets->tap(0);
+        if (offset_reads) {
+            s.value = nearest_by_offset(s, pixels, *offset_reads, xi, yi, width, height, x, y, c, n);
         } else {
             s.footprint(x, y, n) = {xi, yi};
             s.value = read(fp(0), fp(1));
@@ -349,7 +304,7 @@ public:
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
-    // x86 nearest: taps read by element offset (TapOffsets: 1, the tuned
+    // x86 nearest: taps read by element offset (nearest_by_offset: 1, the tuned
     // default) or by coordinates (0); schedules/grid_sample_x86.cpp has the
     // numbers, and those of uint8 bilinear, which did not gain from it.
     GeneratorParam<int> tap_offsets{"tap_offsets", 1};
