@@ -301,13 +301,13 @@ public:
     // pixels (1), or every tap on its own (0); -1 = the tuned default: windows
     // except for uint8 bilinear (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
+    // x86 nearest: taps read by element offset (nearest_by_offset; the tuned
+    // default) or by coordinates; schedules/grid_sample_x86.cpp has the
+    // numbers, and those of uint8 bilinear, which did not gain from it.
+    GeneratorParam<bool> tap_offsets{"tap_offsets", true};
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
-    // x86 nearest: taps read by element offset (nearest_by_offset: 1, the tuned
-    // default) or by coordinates (0); schedules/grid_sample_x86.cpp has the
-    // numbers, and those of uint8 bilinear, which did not gain from it.
-    GeneratorParam<int> tap_offsets{"tap_offsets", 1};
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
@@ -321,7 +321,7 @@ protected:
     }
 
     bool uses_tap_offsets() const {
-        return !this->get_target().has_gpu_feature() && mode == SampleMode::nearest && tap_offsets > 0;
+        return !this->get_target().has_gpu_feature() && mode == SampleMode::nearest && tap_offsets;
     }
 
     // Defines `output` from the normalised sampling coordinates.

@@ -24,8 +24,8 @@ void accept_any_layout(Buf &buffer) {
 // x and c has unit stride, the others 0, and promised to lie within that
 // dimension: a promise that does not hold, but bounds inference only needs
 // it to accept the read, and every offset comes from a pixel inside the
-// image, so every read lies inside the buffer. The buffer's mins must be 0
-// (the generator constrains them).
+// image, so every read lies inside the buffer. Offsets count from the
+// buffer's first element, so of() constrains its mins to 0.
 struct OffsetReads {
     Halide::Expr x_stride, y_stride, c_stride, n_stride;
     Halide::Expr width, channels;

@@ -19,14 +19,14 @@ Status flip(const Image &in, const Image &out, FlipAxes axes) {
     }
     const bool horizontal = axes != FlipAxes::vertical;
     const bool vertical = axes != FlipAxes::horizontal;
-    Image source = in, result = out;
-    internal::pack_pixels(source, result);
-    internal::HalideView input(source), output(result);
+    internal::CopyViews views(in, out);
     // [device][dtype]
     constexpr decltype(&hres_flip_u8) kFlip[2][2] = {{hres_flip_u8, hres_flip_f32},
                                                      {hres_flip_u8_cuda, hres_flip_f32_cuda}};
-    auto kernel = kFlip[internal::device_index(source)][internal::dtype_index(source)];
-    return internal::run_kernel("flip", [&] { return kernel(input.get(), horizontal, vertical, output.get()); });
+    auto kernel = kFlip[internal::device_index(in)][internal::dtype_index(views.in)];
+    return internal::run_kernel("flip", [&] {
+        return kernel(views.input.get(), horizontal, vertical, views.output.get());
+    });
 }
 
 }  // namespace hres

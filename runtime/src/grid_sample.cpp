@@ -157,28 +157,26 @@ size_t set_padded_copy_limit(size_t bytes) { return copy_limit.exchange(bytes); 
 Status grid_sample(const Image &in, const float *grid, const Image &out, const GridSampleOptions &options) {
     const int64_t count = out.n * out.h * out.w * 2;  // sizes are checked before count is used
     if (Status s = check_sampling("grid_sample", in, out, grid, "grid", count, options); !s) return s;
-    Image source = in, result = out;
-    if (options.mode == Interp::nearest) internal::pack_pixels(source, result);
-    internal::HalideView input(source), output(result);
+    // Nearest copies pixels; the other modes compute with them.
+    internal::CopyViews views(in, out, options.mode == Interp::nearest);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
-    SampleKernel kernel = pick_kernel(kGridSample, kGridSamplePadded, source, options);
+    SampleKernel kernel = pick_kernel(kGridSample, kGridSamplePadded, views.in, options);
     return internal::run_kernel("grid_sample", [&] {
-        return kernel(input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
-                      output.get());
+        return kernel(views.input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
+                      views.output.get());
     });
 }
 
 Status affine_grid_sample(const Image &in, const float *theta, const Image &out, const GridSampleOptions &options) {
     const int64_t count = out.n * 6;
     if (Status s = check_sampling("affine_grid_sample", in, out, theta, "theta", count, options); !s) return s;
-    Image source = in, result = out;
-    if (options.mode == Interp::nearest) internal::pack_pixels(source, result);
-    internal::HalideView input(source), output(result);
+    // Nearest copies pixels; the other modes compute with them.
+    internal::CopyViews views(in, out, options.mode == Interp::nearest);
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
-    SampleKernel kernel = pick_kernel(kAffineGridSample, kAffineGridSamplePadded, source, options);
+    SampleKernel kernel = pick_kernel(kAffineGridSample, kAffineGridSamplePadded, views.in, options);
     return internal::run_kernel("affine_grid_sample", [&] {
-        return kernel(input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
-                      output.get());
+        return kernel(views.input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
+                      views.output.get());
     });
 }
 

@@ -287,12 +287,11 @@ Image packed(const Image &image) {
 
 }  // namespace
 
-void pack_pixels(Image &in, Image &out) {
-    if (packable(in) && packable(out)) {
-        in = packed(in);
-        out = packed(out);
-    }
-}
+CopyViews::CopyViews(const Image &source, const Image &result, bool pack)
+    : in(pack && packable(source) && packable(result) ? packed(source) : source),
+      out(in.dtype == source.dtype ? result : packed(result)),  // packed exactly when `in` is
+      input(in),
+      output(out) {}
 
 Image batch_item(const Image &image, int64_t i) {
     Image item = image;

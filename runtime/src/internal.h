@@ -73,9 +73,14 @@ Image batch_item(const Image &image, int64_t i);
 // the values, so a uint8 image of 4 interleaved channels (RGBA in NHWC
 // memory) with 4-byte aligned pixels is the same copy of one 4-byte
 // channel: the float32 kernels, which only move the bits (zeros padding's 0.0f
-// is four zero bytes), gather each pixel once instead of each channel. Both
-// images so viewed where both allow it, else both unchanged.
-void pack_pixels(Image &in, Image &out);
+// is four zero bytes), gather each pixel once instead of each channel.
+// The views of such a call: with `pack`, both images as one 4-byte channel
+// where both allow it, else both as given.
+struct CopyViews {
+    Image in, out;  // as the kernel sees them (dtype, strides)
+    HalideView input, output;
+    CopyViews(const Image &source, const Image &result, bool pack = true);
+};
 
 // Runs a kernel entry point; a non-zero return or a Halide error becomes a
 // Status carrying Halide's message, prefixed with `op`.

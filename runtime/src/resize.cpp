@@ -210,7 +210,6 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
 
     const int dtype = internal::dtype_index(in);
     const int device = internal::device_index(in);
-    HalideView input(in), output(out);
     switch (options.mode) {
     case Interp::nearest:
     case Interp::nearest_exact: {
@@ -220,17 +219,16 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         if (options.antialias) {
             return Status::error("resize: antialias is only defined for bilinear and bicubic");
         }
-        Image source = in, result = out;
-        internal::pack_pixels(source, result);
-        const int copied = internal::dtype_index(source);
+        internal::CopyViews views(in, out);
+        const int copied = internal::dtype_index(views.in);
         NearestKernel kernel = options.mode == Interp::nearest ? kNearest[device][copied] : kNearestExact[device][copied];
-        HalideView pixels(source), resized(result);
         return internal::run_kernel("resize", [&] {
-            return kernel(pixels.get(), options.scale_h, options.scale_w, resized.get());
+            return kernel(views.input.get(), options.scale_h, options.scale_w, views.output.get());
         });
     }
     case Interp::bilinear:
     case Interp::bicubic: {
+        HalideView input(in), output(out);
         const bool bicubic = options.mode == Interp::bicubic;
         FilteredKernel kernel = (device ? kFilteredCuda : kFiltered)[bicubic][options.antialias][dtype];
         if (!kernel) {
