@@ -44,6 +44,10 @@ public:
     // ... and copy planar 3/4-channel rows with the channels innermost, this
     // many lanes (0 = a plane per task).
     GeneratorParam<int> reuse_pixel_lanes{"reuse_pixel_lanes", 8};
+    // Planar images, x86: the gather vectorised across rows on transposed
+    // strips, tiles of this many rows and columns (0 = gathered along x;
+    // -1 = the tuned default: 16 for uint8, 0 for float32).
+    GeneratorParam<int> tile_lanes{"tile_lanes", -1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -65,33 +69,56 @@ public:
                       (out_h + out_w <= 128);
 
         Func source_x("source_x"), source_y("source_y");
-        source_x(x) = nearest_source(x, in_w, out_w, scale_w, exact, legacy);
+        // The indices are in range by construction. Columns are read once
+        // per output pixel: the promise tells bounds inference their range
+        // without clamping each again (boundary.h); rows once per output
+        // row, so their clamp costs nothing.
+        source_x(x) = index_bits(nearest_source(x, in_w, out_w, scale_w, exact, legacy));
         source_y(y) = nearest_source(y, in_h, out_h, scale_h, exact, legacy);
-        // The indices are in range by construction; the clamp tells bounds inference.
-        Expr column = clamp_tap(source_x(x), in_w);
-        Func gathered_rows("gathered_rows");
-        gathered_rows(x, y, c, n) = input(column, y, c, n);
-        // Upscaling vertically, consecutive output rows copy the same input
-        // row. The two forms below are equal; x86 schedules specialise on
-        // `reuse` to gather each such row once and copy it (its rows bounded
-        // by a window, as bounds inference cannot see the table's values).
-        // CUDA threads gather a pixel each: nothing to reuse there. float32
-        // rows copied cost more than they saved on the H200 host (the
-        // schedule's comment has the numbers).
+        Expr column = promised_index(source_x(x), 0, in_w - 1);
+        Expr direct = input(column, clamp_tap(source_y(y), in_h), c, n);
+        // Three equal forms of that gather, one per kind of x86 schedule,
+        // which specialises on the conditions below (CUDA threads gather a
+        // pixel each: nothing to share between them).
+        // 1. Planar images: each output row's input row, whole
+        // (picked_rows), then its columns (picked). The schedule stores a
+        // strip's rows transposed, so that a column is one dense vector.
+        // uint8 only: float32 lost (the schedule's comment). The condition
+        // is the layout alone, which the simplifier can decide in every
+        // specialisation; were it not, the output would evaluate both forms.
+        const int tile = tile_lanes >= 0 ? int(tile_lanes) : (input.type() == UInt(8) ? 16 : 0);
+        const LayoutConditions layout = layout_of(input, output);
+        // Tiles round up past the output's edge, and those outputs, which
+        // are discarded, read the tables at their last entries.
+        Func picked_rows("picked_rows"), picked("picked");
+        picked_rows(x, y, c, n) = input(x, clamp_tap(source_y(min(y, out_h - 1)), in_h), c, n);
+        picked(x, y, c, n) = picked_rows(promised_index(source_x(min(x, out_w - 1)), 0, in_w - 1), y, c, n);
+        Expr across_rows = tile > 0 ? on_cuda(false, layout.planar()) : Halide::Internal::const_false();
+        // 2. Upscaling vertically, consecutive output rows copy the same
+        // input row: `reuse` gathers each such row once and copies it (its
+        // rows bounded by a window, as bounds inference cannot see the
+        // table's values). float32 rows copied cost more than they saved on
+        // the H200 host (the schedule's comment has the numbers).
+        // 3. Otherwise `direct`.
         const bool reuse_on = reuse_rows >= 0 ? reuse_rows > 0 : input.type() == UInt(8);
         Expr reuse = reuse_on ? on_cuda(false, out_h > in_h) : Halide::Internal::const_false();
         auto [lowest, highest] = nearest_source_bounds(y, in_h, out_h, scale_h, exact, legacy);
-        Expr direct = input(column, clamp_tap(source_y(y), in_h), c, n);
+        Func gathered_rows("gathered_rows");
+        gathered_rows(x, y, c, n) = input(column, y, c, n);
         Expr reused = gathered_rows(x, clamp(source_y(y), lowest, highest), c, n);
-        output(x, y, c, n) = reuse_on ? select(reuse, reused, direct) : direct;
+        Expr per_pixel = reuse_on ? select(reuse, reused, direct) : direct;
+        output(x, y, c, n) = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
 
         set_seed_estimates(input, output);
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
 
         if (!using_autoscheduler()) {
-            NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse, x, y, c, n,
-                                     layout_of(input, output)};
+            NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse, x, y, c, n, layout};
+            funcs.picked_rows = picked_rows;
+            funcs.picked = picked;
+            funcs.across_rows = across_rows;
+            funcs.in_width = in_w;
             if (get_target().has_gpu_feature()) {
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
@@ -99,6 +126,7 @@ public:
                 knobs.planar_pixel_lanes =
                     planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (input.type() == UInt(8) ? 1 : 8);
                 knobs.reuse_pixel_lanes = reuse_pixel_lanes;
+                knobs.tile_lanes = tile;
                 schedule_resize_nearest_x86(funcs, get_target(), knobs);
             }
         }

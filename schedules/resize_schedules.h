@@ -23,6 +23,8 @@ struct ResizeKnobs {
     // nearest upscaling only: copies of planar 3/4-channel rows run the
     // channels innermost, this many lanes (0 = a plane per task)
     int reuse_pixel_lanes = 0;
+    // nearest, planar: tile edge of the gather across rows (0 = off)
+    int tile_lanes = 0;
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;
@@ -47,6 +49,11 @@ struct NearestResizeFuncs {
     Halide::Expr reuse_rows;          // output rows repeat input rows (upscaling)
     Halide::Var x, y, c, n;
     LayoutConditions layout;
+    // The gather across rows: each output row's input row, whole, and its
+    // columns picked; the output takes them where `across_rows`.
+    Halide::Func picked_rows, picked;
+    Halide::Expr across_rows;
+    Halide::Expr in_width;
 };
 
 struct FilteredResizeFuncs {

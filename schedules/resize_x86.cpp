@@ -29,9 +29,63 @@ using namespace Halide;
 // 300x400 -> 600x700 432 -> 367-373 us (8 lanes: 60 / 393 us; 16: 97 / 631
 // us); float32 with 8-lane gathers 82-87 -> 64-68 us and 410 -> 363-367 us
 // (scalar: 88-101 / 466 us).
+namespace {
+
+// Planar nearest vectorised across rows, as the filtered resizes' horizontal
+// pass is (schedule_horizontal_tiles): each task's strip of output rows takes
+// its input rows (picked_rows, dense row loads) and stores them transposed,
+// rows fastest, so that an output column is one dense load of the column it
+// copies; v x v tiles of those columns are turned back to x-fastest rows.
+// Per v x v outputs that is a share of one transpose in, one out and v
+// vector copies, instead of v x v scalar loads. The strip's tiles round up
+// (the output copies what it needs), so only inputs narrower than v take
+// guarded loops.
+void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
+    Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), bx("bx"), xb("xb");
+    // The strip, tile by tile...
+    Func image = f.picked.in(f.output);
+    image.compute_at(f.output, strips)
+        .tile(image.args()[0], image.args()[1], xo, yo, xi, yi, v, v, TailStrategy::RoundUp)
+        .vectorize(xi)
+        .unroll(yi);
+    // ... each tile's columns, rows fastest...
+    f.picked.compute_at(image, xo)
+        .reorder_storage(f.y, f.x, f.c, f.n)
+        .bound_storage(f.y, v)
+        .bound_storage(f.x, v)
+        .reorder(f.y, f.x)
+        .vectorize(f.y, v)
+        .unroll(f.x, v);
+    // ... turned back to x-fastest.
+    Func back = f.picked.in(image);
+    back.compute_at(image, xo)
+        .bound_storage(back.args()[0], v)
+        .bound_storage(back.args()[1], v)
+        .vectorize(back.args()[0], v)
+        .vectorize(back.args()[1], v);
+    // The input rows of v output rows, transposed, from v x v blocks of rows
+    // loaded densely.
+    Func rows_t = f.picked_rows.in(f.picked);
+    rows_t.compute_at(image, yo).reorder_storage(f.y, f.x, f.c, f.n).bound_storage(f.y, v);
+    rows_t.specialize(f.in_width >= v)
+        .split(f.x, bx, xb, v, TailStrategy::ShiftInwards)
+        .reorder(f.y, xb, bx)
+        .vectorize(f.y, v)
+        .vectorize(xb);
+    rows_t.split(f.x, bx, xb, v, TailStrategy::GuardWithIf).reorder(f.y, xb, bx).vectorize(f.y, v);
+    f.picked_rows.compute_at(rows_t, bx)
+        .bound_storage(f.x, v)
+        .bound_storage(f.y, v)
+        .vectorize(f.x, v, TailStrategy::GuardWithIf)
+        .unroll(f.y, v);
+}
+
+}  // namespace
+
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
                                  const ResizeKnobs &knobs) {
     const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
+
     OutputLoops gather;
     gather.planar_lanes = knobs.gather_lanes > 0 ? knobs.gather_lanes : vec;
     gather.interleaved_lanes = knobs.interleaved_gather_lanes > 0 ? knobs.interleaved_gather_lanes : vec;
@@ -40,6 +94,31 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     gather.planar_pixel_lanes = knobs.planar_pixel_lanes;
     f.source_x.compute_root();
     f.source_y.compute_root();
+    // Planar uint8 across rows (schedule_nearest_tiles). H100 host (Sapphire
+    // Rapids: AVX-512 with VBMI's byte permutes), 2026-11-22, single-kernel
+    // harness, min / median of 8 alternating runs, NCHW uint8, per-pixel
+    // gathers -> tiles of 16: 1 thread, 1x3x500x400 -> 256x256 115/122 ->
+    // 66/69 us (cv2.resize 136/139, Pillow 87/88 on HWC in the same run),
+    // 1x3x300x400 -> 600x700, which copied repeated rows, 601/629 -> 260/316
+    // us (cv2 880/897, Pillow 516/546); 16 threads, 4x3x1080x1920 ->
+    // 540x960 359/384 -> 290/312 us, -> 2160x3840 2596/3341 -> 1813/1926 us.
+    // Tiles of 32 lost (315/349 us on the first row). float32 lost as well
+    // (tiles of 8 / 16: 99/156 -> 196/225 / 248/268 us on the first row; 16
+    // threads 371/403 -> 650/677 us): a 4-byte lane's gather costs about what
+    // a byte's does, and its transposes move 4x the bytes. On the build
+    // machine (Cascade Lake, no VBMI) the tiles were even shrinking and
+    // 1.3-1.5x faster upscaling. (The same run: reading the column table
+    // without clamping each index again, generator, took the gathers from
+    // 143/155 to 115/122 us and float32 NHWC from 153/160 to 116/118 us.)
+    if (knobs.tile_lanes > 0) {
+        OutputLoops tiles;
+        tiles.planar_lanes = vec;
+        tiles.rows = knobs.rows_per_task;
+        tiles.images = OutputLoops::Images::in_tasks;
+        const Var strips =
+            schedule_output_loops(f.output.specialize(f.across_rows), f.x, f.y, f.c, f.n, f.layout, tiles).task;
+        schedule_nearest_tiles(f, strips, knobs.tile_lanes);
+    }
     // Upscaling vertically (uint8; the generator's `reuse`): each task
     // gathers its strip's input rows once, then copies them to the output
     // rows that repeat them. The rows are stored pixel by pixel, so

@@ -148,6 +148,12 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 2, 3, 37, 1100, 19, 517, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 3, 33, 1030, 29, 1300, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 2, 20, 1050, 18, 700, 0, 0, l});
+                // Around one 16 x 16 tile (planar uint8 nearest runs in
+                // tiles on x86, rounding the last ones up; inputs narrower
+                // than a tile take guarded loops).
+                cases.push_back({mode, aa, ac, 2, 3, 16, 16, 16, 16, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 15, 17, 33, 31, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 1, 40, 15, 17, 48, 0, 0, l});
             }
         }
     }
