@@ -16,19 +16,6 @@ namespace hres {
 
 using namespace Halide;
 
-// Nearest is a gather: out(x, y) = in(source_x(x), source_y(y)). The tables are
-// tiny; the cost is the gather along x (planar) or of whole pixels (interleaved).
-// Lanes (build machine, AMD EPYC AVX2, 1 thread, 1x3x500x400 -> 256x256 u8,
-// side by side with cv::resize INTER_NEAREST, 2026-11-20): planar 8-lane
-// gathers 98 us vs 118 us at the natural 32 lanes and 152 us scalar;
-// interleaved scalar pixel copies with c unrolled 84 us vs 269 us for 32-lane
-// gathers plus interleaving shuffles.
-// Planar RGB/RGBA with the channels innermost, one index per pixel for all
-// planes (H200 host, AVX-512, 1 thread, 2026-11-21, single-kernel harness,
-// five interleaved rounds): uint8 scalar 500x400 -> 256x256 66.8 -> 57.6 us,
-// 300x400 -> 600x700 432 -> 367-373 us (8 lanes: 60 / 393 us; 16: 97 / 631
-// us); float32 with 8-lane gathers 82-87 -> 64-68 us and 410 -> 363-367 us
-// (scalar: 88-101 / 466 us).
 namespace {
 
 // Planar nearest vectorised across rows, as the filtered resizes' horizontal
@@ -82,6 +69,20 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
 
 }  // namespace
 
+// Nearest is a gather: out(x, y) = in(source_x(x), source_y(y)). The tables are
+// tiny; the cost is the gather along x (planar float32), of whole pixels
+// (interleaved), or for planar uint8 the transposes of schedule_nearest_tiles.
+// Lanes (build machine, AMD EPYC AVX2, 1 thread, 1x3x500x400 -> 256x256 u8,
+// side by side with cv::resize INTER_NEAREST, 2026-11-20): planar 8-lane
+// gathers 98 us vs 118 us at the natural 32 lanes and 152 us scalar;
+// interleaved scalar pixel copies with c unrolled 84 us vs 269 us for 32-lane
+// gathers plus interleaving shuffles.
+// Planar RGB/RGBA with the channels innermost, one index per pixel for all
+// planes (H200 host, AVX-512, 1 thread, 2026-11-21, single-kernel harness,
+// five interleaved rounds): uint8 scalar 500x400 -> 256x256 66.8 -> 57.6 us,
+// 300x400 -> 600x700 432 -> 367-373 us (8 lanes: 60 / 393 us; 16: 97 / 631
+// us); float32 with 8-lane gathers 82-87 -> 64-68 us and 410 -> 363-367 us
+// (scalar: 88-101 / 466 us).
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
                                  const ResizeKnobs &knobs) {
     const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
