@@ -75,8 +75,10 @@ public:
         // row, so their clamp costs nothing.
         source_x(x) = index_bits(nearest_source(x, in_w, out_w, scale_w, exact, legacy));
         source_y(y) = nearest_source(y, in_h, out_h, scale_h, exact, legacy);
-        Expr column = promised_index(source_x(x), 0, in_w - 1);
-        Expr direct = input(column, clamp_tap(source_y(y), in_h), c, n);
+        auto column_of = [&](Expr i) { return promised_index(source_x(i), 0, in_w - 1); };
+        auto row_of = [&](Expr j) { return clamp_tap(source_y(j), in_h); };
+        Expr column = column_of(x);
+        Expr direct = input(column, row_of(y), c, n);
         // Three equal forms of that gather, one per kind of x86 schedule,
         // which specialises on the conditions below (CUDA threads gather a
         // pixel each: nothing to share between them).
@@ -91,9 +93,9 @@ public:
         // Tiles round up past the output's edge, and those outputs, which
         // are discarded, read the tables at their last entries.
         Func picked_rows("picked_rows"), picked("picked");
-        picked_rows(x, y, c, n) = input(x, clamp_tap(source_y(min(y, out_h - 1)), in_h), c, n);
-        picked(x, y, c, n) = picked_rows(promised_index(source_x(min(x, out_w - 1)), 0, in_w - 1), y, c, n);
-        Expr across_rows = tile > 0 ? on_cuda(false, layout.planar()) : Halide::Internal::const_false();
+        picked_rows(x, y, c, n) = input(x, row_of(min(y, out_h - 1)), c, n);
+        picked(x, y, c, n) = picked_rows(column_of(min(x, out_w - 1)), y, c, n);
+        Expr across_rows = on_cuda(false, layout.planar());
         // 2. Upscaling vertically, consecutive output rows copy the same
         // input row: `reuse` gathers each such row once and copies it (its
         // rows bounded by a window, as bounds inference cannot see the

@@ -18,6 +18,46 @@ using namespace Halide;
 
 namespace {
 
+// Tiles vectorised across rows (the filtered resizes' horizontal pass and
+// planar nearest): a strip's rows stored transposed, so that each output
+// column is dense vectors of rows, and v x v tiles turned back.
+
+// A v x v tile of `func` computed at `at`, rows fastest: each column one
+// vector of v rows, the columns unrolled.
+void schedule_rows_fastest_tile(Func func, LoopLevel at, int v) {
+    const std::vector<Var> a = func.args();
+    const Var &x = a[0], &y = a[1];
+    func.compute_at(at)
+        .reorder_storage(y, x, a[2], a[3])
+        .bound_storage(y, v)
+        .bound_storage(x, v)
+        .reorder(y, x)
+        .vectorize(y, v, TailStrategy::GuardWithIf)
+        .unroll(x, v, TailStrategy::GuardWithIf);
+}
+
+// The loops of `in_t`, a strip of rows the caller stores rows fastest (v of
+// them), and of the v x v `block`s of rows it transposes, each loaded
+// densely: whole blocks where `whole`, else guarded. Specialisations of
+// in_t made before take precedence; those of block must come after.
+void schedule_transposed_strip(Func in_t, Func block, Expr whole, int v) {
+    const std::vector<Var> a = in_t.args();
+    const Var &x = a[0], &y = a[1], &c = a[2];
+    Var bx("bx"), xb("xb");
+    in_t.specialize(whole)
+        .split(x, bx, xb, v, TailStrategy::ShiftInwards)
+        .reorder(y, xb, bx, c)
+        .vectorize(y, v)
+        .vectorize(xb);
+    in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
+    const std::vector<Var> b = block.args();
+    block.compute_at(in_t, bx)
+        .bound_storage(b[0], v)
+        .bound_storage(b[1], v)
+        .vectorize(b[0], v, TailStrategy::GuardWithIf)
+        .unroll(b[1], v, TailStrategy::GuardWithIf);
+}
+
 // Planar nearest vectorised across rows, as the filtered resizes' horizontal
 // pass is (schedule_horizontal_tiles): each task's strip of output rows takes
 // its input rows (picked_rows, dense row loads) and stores them transposed,
@@ -28,7 +68,7 @@ namespace {
 // (the output copies what it needs), so only inputs narrower than v take
 // guarded loops.
 void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
-    Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), bx("bx"), xb("xb");
+    Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
     // The strip, tile by tile...
     Func image = f.picked.in(f.output);
     image.compute_at(f.output, strips)
@@ -36,13 +76,7 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
         .vectorize(xi)
         .unroll(yi);
     // ... each tile's columns, rows fastest...
-    f.picked.compute_at(image, xo)
-        .reorder_storage(f.y, f.x, f.c, f.n)
-        .bound_storage(f.y, v)
-        .bound_storage(f.x, v)
-        .reorder(f.y, f.x)
-        .vectorize(f.y, v)
-        .unroll(f.x, v);
+    schedule_rows_fastest_tile(f.picked, LoopLevel(image, xo), v);
     // ... turned back to x-fastest.
     Func back = f.picked.in(image);
     back.compute_at(image, xo)
@@ -54,17 +88,7 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
     // loaded densely.
     Func rows_t = f.picked_rows.in(f.picked);
     rows_t.compute_at(image, yo).reorder_storage(f.y, f.x, f.c, f.n).bound_storage(f.y, v);
-    rows_t.specialize(f.in_width >= v)
-        .split(f.x, bx, xb, v, TailStrategy::ShiftInwards)
-        .reorder(f.y, xb, bx)
-        .vectorize(f.y, v)
-        .vectorize(xb);
-    rows_t.split(f.x, bx, xb, v, TailStrategy::GuardWithIf).reorder(f.y, xb, bx).vectorize(f.y, v);
-    f.picked_rows.compute_at(rows_t, bx)
-        .bound_storage(f.x, v)
-        .bound_storage(f.y, v)
-        .vectorize(f.x, v, TailStrategy::GuardWithIf)
-        .unroll(f.y, v);
+    schedule_transposed_strip(rows_t, f.picked_rows, f.in_width >= v, v);
 }
 
 }  // namespace
@@ -214,19 +238,10 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 
     // One tile of the pass, rows fastest: the sums (a reduction with
     // antialias or paired taps, else pure and inlined into the result)...
-    auto rows_fastest_tile = [&](Func tile_func) {
-        tile_func.compute_at(image, xo)
-            .reorder_storage(f.y, f.x, f.c, f.n)
-            .bound_storage(f.y, v)
-            .bound_storage(f.x, v)
-            .reorder(f.y, f.x)
-            .vectorize(f.y, v, TailStrategy::GuardWithIf)
-            .unroll(f.x, v, TailStrategy::GuardWithIf);
-    };
     const bool paired = p.paired.columns.defined();
     const bool stored_pairs = paired && !p.paired.source.defined();
     const bool sum_stored = paired || !f.constant_taps;
-    if (sum_stored) rows_fastest_tile(p.sum);
+    if (sum_stored) schedule_rows_fastest_tile(p.sum, LoopLevel(image, xo), v);
     if (paired) {
         // A tap pair's 2 x v products are one vector, summed lane pair by
         // lane pair (Halide's VectorReduce: pmaddwd, vpdpwssd on Zen 4 and
@@ -255,7 +270,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     }
     // ... and the result, narrowed to the pixel type (float32 results of
     // stored sums are the sums themselves: inlined).
-    if (!sum_stored || p.result.type() != p.sum.type()) rows_fastest_tile(p.result);
+    if (!sum_stored || p.result.type() != p.sum.type()) schedule_rows_fastest_tile(p.result, LoopLevel(image, xo), v);
     // ... turned back to x-fastest.
     Func tile = p.result.in(image);
     tile.compute_at(image, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
@@ -271,6 +286,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
     Var bx("bx"), xb("xb");
     in_t.compute_at(image, task).reorder_storage(y, x, c, n).bound_storage(y, v);
+    // Interleaved strips: all channels of a block at once.
     for (int channels : {3, 4}) {
         in_t.specialize(p.whole_tiles && f.layout.interleaved(channels))
             .split(x, bx, xb, v, TailStrategy::ShiftInwards)
@@ -279,19 +295,8 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
             .vectorize(xb)
             .unroll(c);
     }
-    in_t.specialize(p.whole_tiles)
-        .split(x, bx, xb, v, TailStrategy::ShiftInwards)
-        .reorder(y, xb, bx, c)
-        .vectorize(y, v)
-        .vectorize(xb);
-    in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
-
+    schedule_transposed_strip(in_t, block, p.whole_tiles, v);
     const std::vector<Var> b = block.args();
-    block.compute_at(in_t, bx)
-        .bound_storage(b[0], v)
-        .bound_storage(b[1], v)
-        .vectorize(b[0], v, TailStrategy::GuardWithIf)
-        .unroll(b[1], v, TailStrategy::GuardWithIf);
     for (int channels : {3, 4}) {
         block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
     }
