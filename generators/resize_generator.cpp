@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "boundary.h"
+#include "columns.h"
 #include "coords.h"
 #include "filters.h"
 #include "layout.h"
@@ -48,6 +49,12 @@ public:
     // strips, tiles of this many rows and columns (0 = gathered along x;
     // -1 = the tuned default: 16 for uint8, 0 for float32).
     GeneratorParam<int> tile_lanes{"tile_lanes", -1};
+    // Planar images, x86: where a vector's outputs read at most this many
+    // consecutive input columns (upscaling along x), each picks its column
+    // from that window by selects instead of a gather (0 = off; -1 = the
+    // tuned default: the float32 vector width for float32, off for uint8).
+    GeneratorParam<int> window_columns{"window_columns", -1};
+    GeneratorParam<int> window_rows{"window_rows", 8};  // x86: rows per window of columns
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -109,7 +116,36 @@ public:
         gathered_rows(x, y, c, n) = input(column, y, c, n);
         Expr reused = gathered_rows(x, clamp(source_y(y), lowest, highest), c, n);
         Expr per_pixel = reuse_on ? select(reuse, reused, direct) : direct;
-        output(x, y, c, n) = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
+        // 4. Planar images upscaled along x, x86: the outputs of a vector
+        // (a block of `lanes` columns from the output's first) read within a
+        // window of few input columns, and each picks its column from the
+        // window (columns.h). Picks of a few sizes, each taken where the
+        // widest window of the call fits it (a per-call flag, so that the
+        // schedule can specialise on it), the smallest first; the gather
+        // where none fits. Not combined with the uint8 forms above.
+        Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
+        const int lanes = get_target().natural_vector_size(input.type());
+        const int window_max = get_target().has_gpu_feature() || tile > 0 || reuse_on ? 0
+                               : window_columns >= 0 ? int(window_columns)
+                                                     : (input.type() == Float(32) ? lanes : 0);
+        std::vector<std::pair<Func, int>> window_fits;  // (where the pick of this size is taken, size)
+        std::vector<Func> window_tables;
+        Expr windowed = gathered;
+        if (window_max >= 2) {
+            auto source_column = [&](Expr i) { return index_from_bits(source_x(i)); };
+            ColumnWindows windows(source_column, x, output.dim(0).min(), output.dim(0).extent(), in_w, lanes);
+            for (int size : {window_max / 2, (3 * window_max) / 4, window_max}) {
+                if (size < 2 || (!window_fits.empty() && window_fits.back().second == size)) continue;
+                window_fits.push_back({windows.fits(size), size});
+            }
+            auto column = [&](Expr j) { return input(j, row_of(y), c, n); };
+            for (auto it = window_fits.rbegin(); it != window_fits.rend(); ++it) {
+                windowed = select(it->first(), windows.pick(column, it->second, layout.planar()), windowed);
+            }
+            window_tables = windows.tables();
+            windowed = select(layout.planar(), windowed, gathered);
+        }
+        output(x, y, c, n) = windowed;
 
         set_seed_estimates(input, output);
         scale_h.set_estimate(0.0);
@@ -121,6 +157,9 @@ public:
             funcs.picked = picked;
             funcs.across_rows = across_rows;
             funcs.in_width = in_w;
+            funcs.window_tables = window_tables;
+            for (const auto &fits : window_fits) funcs.windowed.push_back(fits.first());
+            funcs.window_lanes = lanes;
             if (get_target().has_gpu_feature()) {
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
@@ -129,6 +168,7 @@ public:
                     planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (input.type() == UInt(8) ? 1 : 8);
                 knobs.reuse_pixel_lanes = reuse_pixel_lanes;
                 knobs.tile_lanes = tile;
+                knobs.window_rows = window_rows;
                 schedule_resize_nearest_x86(funcs, get_target(), knobs);
             }
         }

@@ -25,6 +25,8 @@ struct ResizeKnobs {
     int reuse_pixel_lanes = 0;
     // nearest, planar: tile edge of the gather across rows (0 = off)
     int tile_lanes = 0;
+    // nearest, windows of input columns: output rows per window (unrolled)
+    int window_rows = 1;
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;
@@ -54,6 +56,12 @@ struct NearestResizeFuncs {
     Halide::Func picked_rows, picked;
     Halide::Expr across_rows;
     Halide::Expr in_width;
+    // Outputs picked from windows of input columns (generators/columns.h):
+    // the windows' tables, and the conditions under which the output takes
+    // each size of pick, in the order to test them (none: not built).
+    std::vector<Halide::Func> window_tables;
+    std::vector<Halide::Expr> windowed;
+    int window_lanes = 0;  // outputs per window: the pick's vector lanes
 };
 
 struct FilteredResizeFuncs {

@@ -91,6 +91,35 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
     schedule_transposed_strip(rows_t, f.picked_rows, f.in_width >= v, v);
 }
 
+// Outputs picked from windows of input columns (generators/columns.h): a
+// vector is one window's block of outputs, and `rows` output rows of it are
+// unrolled inside the loop over blocks, so that the rows share the block's
+// offsets and their bit tests; tasks of strips of rows, all planes and
+// images in one parallel loop. H100 host (Sapphire Rapids variant),
+// 2026-11-24, single-kernel harness, 5 interleaved rounds, float32 NCHW,
+// 1 thread, gathers -> picks (windows of up to 16 columns, 8 rows):
+// 1x3x300x400 -> 600x700 667-808 -> 486-625 us, -> 300x700 409-439 ->
+// 228-322 us, 1x1x224x224 -> 448x448 116-179 -> 41-59 us; 4x3x1080x1920 ->
+// 2160x3840 at 16 threads 5542-5889 -> 4124-4569 us; shrinking rows take
+// the gathers as before (500x400 -> 256x256 within the noise). 4 rows per
+// window: within the noise of 8 at 1 thread, 4492-4768 us at 16 threads.
+// Windows of at most 8 columns miss the 600x700 row's 10 (gathers). On
+// the build machine (AMD EPYC Zen 4, AVX-512 Skylake variant) 272-282 ->
+// 199-210 us on the first row, whose blends there take two passes each.
+void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_task, int rows) {
+    Var strip("window_strip"), yr("window_yr"), yo("window_yo"), yi("window_yi"), xo("window_xo"),
+        xi("window_xi"), task("window_task");
+    s.split(f.y, strip, yr, rows_per_task, TailStrategy::GuardWithIf)
+        .split(yr, yo, yi, rows, TailStrategy::GuardWithIf)
+        .split(f.x, xo, xi, f.window_lanes, TailStrategy::GuardWithIf)
+        .reorder(xi, yi, xo, yo, strip, f.c, f.n)
+        .fuse(strip, f.c, task)
+        .fuse(task, f.n, task)
+        .parallel(task)
+        .vectorize(xi)
+        .unroll(yi);
+}
+
 }  // namespace
 
 // Nearest is a gather: out(x, y) = in(source_x(x), source_y(y)). The tables are
@@ -119,6 +148,7 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     gather.planar_pixel_lanes = knobs.planar_pixel_lanes;
     f.source_x.compute_root();
     f.source_y.compute_root();
+    for (Func table : f.window_tables) table.compute_root();
     // Planar uint8 across rows (schedule_nearest_tiles). H100 host (Sapphire
     // Rapids: AVX-512 with VBMI's byte permutes), 2026-11-22, single-kernel
     // harness, min / median of 8 alternating runs, NCHW uint8, per-pixel
@@ -167,6 +197,18 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     OutputLoops rows = gather;
     rows.rows = 0;
     schedule_output_loops(f.gathered_rows, f.x, f.y, f.c, f.n, f.layout, rows);
+    // Planar images upscaled along x pick each output's column from a window
+    // of input columns (schedule_windowed_rows). The sizes of pick are
+    // specialised inside the planar branch: only there does Halide drop the
+    // picks it did not take from the planar gather's definition.
+    if (!f.windowed.empty()) {
+        Stage planar = f.output.specialize(f.layout.planar());
+        for (const Expr &when : f.windowed) {
+            schedule_windowed_rows(planar.specialize(when), f, knobs.rows_per_task, knobs.window_rows);
+        }
+        schedule_output_loops(planar, f.x, f.y, f.c, f.n, f.layout, gather);
+        gather.planar = false;
+    }
     // Otherwise the gather writes the output directly.
     schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, gather);
 }

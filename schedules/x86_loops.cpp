@@ -38,12 +38,12 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
         rows_in_parallel(s, o.interleaved_lanes, false);
     }
     for (int channels : {3, 4}) {
-        if (o.planar_pixel_lanes < 1) break;
+        if (o.planar_pixel_lanes < 1 || !o.planar) break;
         Stage s = f.specialize(layout.planar() && layout.channels == channels);
         s.reorder(c, x, y, n).unroll(c);
         rows_in_parallel(s, o.planar_pixel_lanes, false);
     }
-    rows_in_parallel(f.specialize(layout.planar()), o.planar_lanes, true);
+    if (o.planar) rows_in_parallel(f.specialize(layout.planar()), o.planar_lanes, true);
     // Any other strides (NHWC with other channel counts, mixed layouts).
     rows_in_parallel(f, o.planar_lanes, true);
     return {task, yi};

@@ -31,6 +31,9 @@ struct OutputLoops {
     // vectorised that wide (1 = scalar), so that per-pixel work (a gather's
     // index) is shared by the channels.
     int planar_pixel_lanes = 0;
+    // false: planar layouts are left to the caller, which has specialised
+    // on them itself (else this specialisation would be that one).
+    bool planar = true;
 };
 
 // The loops schedule_output_loops makes, for intermediates computed inside

@@ -154,6 +154,19 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 2, 3, 16, 16, 16, 16, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 3, 15, 17, 33, 31, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 1, 40, 15, 17, 48, 0, 0, l});
+                // Upscaled along x: planar float32 nearest picks each
+                // output's column from a window of input columns on x86
+                // (windows of 8, 12 or 16 columns with AVX-512, 4 to 8 with
+                // AVX2), the last block of a row partial; inputs about as
+                // wide as a window, explicit scales, the legacy short cut.
+                cases.push_back({mode, aa, ac, 1, 3, 20, 400, 37, 700, 0, 0, l});
+                cases.push_back({mode, aa, ac, 2, 1, 9, 8, 11, 40, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 4, 7, 12, 5, 21, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 6, 50, 6, 57, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 5, 30, 9, 31, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 4, 10, 8, 37, 0, 3.7, l});
+                cases.push_back({mode, aa, ac, 1, 3, 11, 13, 22, 26, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 2, 3, 100, 2, 163, 0, 0, l});
             }
         }
     }

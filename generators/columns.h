@@ -1,0 +1,93 @@
+// Windows of input columns: a resize whose output columns read non-decreasing
+// input columns (nearest's column table) reads, for a block of `lanes`
+// consecutive outputs, within a window of input columns about as wide as the
+// block times the scale. Upscaling along x that is a few columns, and each
+// output of the block can pick its value out of them with selects on its
+// offset into the window, in vector registers: blends of broadcast loads,
+// where x86 would otherwise gather lane by lane (Halide 21 builds every
+// gather from scalar loads and inserts, two shuffle-port ops a lane, and
+// emits no variable permutes).
+#pragma once
+
+#include "Halide.h"
+
+#include <functional>
+#include <string>
+
+namespace hres {
+
+using namespace Halide;
+
+class ColumnWindows {
+public:
+    // `source` maps an output column to its input column; the output has
+    // `width` columns from `first`, in blocks of `lanes`; the input `in`.
+    ColumnWindows(const std::function<Expr(Expr)> &source, Var x, Expr first, Expr width, Expr in, int lanes)
+        : source_(source), x_(x), block_((x - first) / lanes), in_(in), first_(first), width_(width), lanes_(lanes) {
+        Var b("b");
+        start_ = Func("window_start");
+        start_(b) = source(first + b * lanes);
+    }
+
+    // Whether every block's window of `size` columns holds all its outputs'
+    // columns (a per-call flag the schedule specialises on), and the tables
+    // behind it: a schedule computes them once per call, ahead of the pixels.
+    Func fits(int size) {
+        Func reach("window_reach_" + std::to_string(size)), fits("window_fits_" + std::to_string(size));
+        RDom all(first_, width_, "all_columns");
+        reach() = 0;
+        reach() = max(reach(), offset(all, size));
+        fits() = in_ >= size && reach() < size;
+        tables_.insert(tables_.end(), {reach, fits});
+        return fits;
+    }
+    std::vector<Func> tables() const {
+        std::vector<Func> all = {start_};
+        all.insert(all.end(), tables_.begin(), tables_.end());
+        return all;
+    }
+
+    // Output x's value picked from its block's window of `size` columns,
+    // where fits(size): column(j) is the value of input column j, and
+    // `exact` a condition the schedule specialises on before it specialises
+    // on fits (below). A tree of
+    // selects on the bits of the column's offset into the window, size - 1 in
+    // all; the outputs of a block share every leaf (one input column,
+    // broadcast) and every condition. A window starts at the block's first
+    // column, or nearer the right edge `size` columns before it, so that its
+    // columns lie inside the image.
+    Expr pick(const std::function<Expr(Expr)> &column, int size, Expr exact) const {
+        Expr window = window_start(block_, size);
+        std::vector<Expr> level;
+        for (int j = 0; j < size; j++) {
+            // Where the schedule specialises on `exact` (and so on every size
+            // of pick) the window lies inside the image; branches that do not
+            // evaluate every pick, taken or not, and clamp their columns.
+            Expr last = select(exact, Int(32).max(), in_ - 1);
+            level.push_back(column(unsafe_promise_clamped(min(window + j, last), 0, in_ - 1)));
+        }
+        Expr d = offset(x_, size);
+        for (int bit = 0; level.size() > 1; bit++) {
+            Expr set = (d & (1 << bit)) != 0;
+            std::vector<Expr> next;
+            for (size_t j = 0; j < level.size(); j += 2) {
+                next.push_back(j + 1 < level.size() ? select(set, level[j + 1], level[j]) : level[j]);
+            }
+            level = next;
+        }
+        return level[0];
+    }
+
+private:
+    Expr window_start(Expr block, int size) const { return min(start_(block), max(in_ - size, 0)); }
+    Expr offset(Expr x, int size) const { return source_(x) - window_start((x - first_) / lanes_, size); }
+
+    std::function<Expr(Expr)> source_;
+    Var x_;
+    Expr block_, in_, first_, width_;
+    int lanes_;
+    Func start_;
+    std::vector<Func> tables_;
+};
+
+}  // namespace hres
