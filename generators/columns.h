@@ -48,21 +48,19 @@ public:
     }
 
     // Output x's value picked from its block's window of `size` columns,
-    // where fits(size): column(j) is the value of input column j, and
-    // `exact` a condition the schedule specialises on before it specialises
-    // on fits (below). A tree of
-    // selects on the bits of the column's offset into the window, size - 1 in
-    // all; the outputs of a block share every leaf (one input column,
+    // where fits(size): column(j) is the value of input column j. A tree of
+    // selects on the bits of the column's offset into the window, size - 1
+    // in all; the outputs of a block share every leaf (one input column,
     // broadcast) and every condition. A window starts at the block's first
-    // column, or nearer the right edge `size` columns before it, so that its
-    // columns lie inside the image.
+    // column, or nearer the right edge `size` columns before it, so that
+    // its columns lie inside the image where fits(size) holds. `exact` is a
+    // condition the schedule specialises on before it specialises on the
+    // fits flags: branches that do not know it evaluate every pick, taken
+    // or not, so there the columns are clamped.
     Expr pick(const std::function<Expr(Expr)> &column, int size, Expr exact) const {
         Expr window = window_start(block_, size);
         std::vector<Expr> level;
         for (int j = 0; j < size; j++) {
-            // Where the schedule specialises on `exact` (and so on every size
-            // of pick) the window lies inside the image; branches that do not
-            // evaluate every pick, taken or not, and clamp their columns.
             Expr last = select(exact, Int(32).max(), in_ - 1);
             level.push_back(column(unsafe_promise_clamped(min(window + j, last), 0, in_ - 1)));
         }
