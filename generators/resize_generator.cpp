@@ -119,10 +119,12 @@ public:
         // 4. Planar images upscaled along x, x86: the outputs of a vector
         // (a block of `lanes` columns from the output's first) read within a
         // window of few input columns, and each picks its column from the
-        // window (columns.h). Picks of a few sizes, each taken where the
-        // widest window of the call fits it (a per-call flag, so that the
-        // schedule can specialise on it), the smallest first; the gather
-        // where none fits. Not combined with the uint8 forms above.
+        // window (columns.h). Picks of a few sizes (8, 10, 12 and 16 columns
+        // with AVX-512: a 2x upscale's windows are 9 or 10 wide, and a pick
+        // costs a blend per column), each taken where the widest window of
+        // the call fits it (a per-call flag, so that the schedule can
+        // specialise on it), the smallest first; the gather where none
+        // fits. Not combined with the uint8 forms above.
         Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
         const int lanes = get_target().natural_vector_size(input.type());
         const int window_max = get_target().has_gpu_feature() || tile > 0 || reuse_on ? 0
@@ -134,7 +136,7 @@ public:
         if (window_max >= 2) {
             auto source_column = [&](Expr i) { return index_from_bits(source_x(i)); };
             ColumnWindows windows(source_column, x, output.dim(0).min(), output.dim(0).extent(), in_w, lanes);
-            for (int size : {window_max / 2, (3 * window_max) / 4, window_max}) {
+            for (int size : {window_max / 2, (5 * window_max) / 8, (3 * window_max) / 4, window_max}) {
                 if (size < 2 || (!window_fits.empty() && window_fits.back().second == size)) continue;
                 window_fits.push_back({windows.fits(size), size});
             }

@@ -105,7 +105,10 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
 // window: within the noise of 8 at 1 thread, 4492-4768 us at 16 threads.
 // Windows of at most 8 columns miss the 600x700 row's 10 (gathers). On
 // the build machine (AMD EPYC Zen 4, AVX-512 Skylake variant) 272-282 ->
-// 199-210 us on the first row, whose blends there take two passes each.
+// 199-210 us on the first row, whose blends there take two passes each;
+// a pick of 10 columns besides 8, 12 and 16 (the generator) took it to
+// 183 us (H100 host, 6 rounds: within its noise at 1 thread, 4103-4439
+// against 4314-4607 us at 16 threads).
 void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_task, int rows) {
     Var strip("window_strip"), yr("window_yr"), yo("window_yo"), yi("window_yi"), xo("window_xo"),
         xi("window_xi"), task("window_task");
