@@ -23,7 +23,7 @@ public:
     // `source` maps an output column to its input column; the output has
     // `width` columns from `first`, in blocks of `lanes`; the input `in`.
     ColumnWindows(const std::function<Expr(Expr)> &source, Var x, Expr first, Expr width, Expr in, int lanes)
-        : source_(source), x_(x), block_((x - first) / lanes), in_(in), first_(first), width_(width), lanes_(lanes) {
+        : source_(source), x_(x), in_(in), first_(first), width_(width), lanes_(lanes) {
         Var b("b");
         start_ = Func("window_start");
         start_(b) = source(first + b * lanes);
@@ -58,10 +58,10 @@ public:
     // fits flags: branches that do not know it evaluate every pick, taken
     // or not, so there the columns are clamped.
     Expr pick(const std::function<Expr(Expr)> &column, int size, Expr exact) const {
-        Expr window = window_start(block_, size);
+        Expr window = window_start(block(x_), size);
+        Expr last = select(exact, Int(32).max(), in_ - 1);
         std::vector<Expr> level;
         for (int j = 0; j < size; j++) {
-            Expr last = select(exact, Int(32).max(), in_ - 1);
             level.push_back(column(unsafe_promise_clamped(min(window + j, last), 0, in_ - 1)));
         }
         Expr d = offset(x_, size);
@@ -77,12 +77,15 @@ public:
     }
 
 private:
+    // Output x's block: blocks of `lanes` columns from the output's first,
+    // which the schedule vectorises as whole vectors.
+    Expr block(Expr x) const { return (x - first_) / lanes_; }
     Expr window_start(Expr block, int size) const { return min(start_(block), max(in_ - size, 0)); }
-    Expr offset(Expr x, int size) const { return source_(x) - window_start((x - first_) / lanes_, size); }
+    Expr offset(Expr x, int size) const { return source_(x) - window_start(block(x), size); }
 
     std::function<Expr(Expr)> source_;
     Var x_;
-    Expr block_, in_, first_, width_;
+    Expr in_, first_, width_;
     int lanes_;
     Func start_;
     std::vector<Func> tables_;

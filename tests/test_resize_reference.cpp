@@ -156,8 +156,8 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 1, 40, 15, 17, 48, 0, 0, l});
                 // Upscaled along x: planar float32 nearest picks each
                 // output's column from a window of input columns on x86
-                // (windows of 8, 12 or 16 columns with AVX-512, 4 to 8 with
-                // AVX2), the last block of a row partial; inputs about as
+                // (windows of 8, 10, 12 or 16 columns with AVX-512, 4 to 8
+                // with AVX2), the last block of a row partial; inputs about as
                 // wide as a window, explicit scales, the legacy short cut.
                 cases.push_back({mode, aa, ac, 1, 3, 20, 400, 37, 700, 0, 0, l});
                 cases.push_back({mode, aa, ac, 2, 1, 9, 8, 11, 40, 0, 0, l});
