@@ -229,6 +229,10 @@ public:
     // CUDA: rows per thread of those pixels on larger grids (0 = as planes).
     GeneratorParam<int> gpu_interleaved_rows{"gpu_interleaved_rows", 0};
     GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", -1};
+    // CUDA: NCHW 3/4-channel images of at least this many output pixels
+    // (N*H*W) run a pixel's channels per thread as NHWC pixels do (0 = a
+    // plane per block always).
+    GeneratorParam<int> gpu_planar_pixels_from{"gpu_planar_pixels_from", 1 << 17};
     GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", 4};  // CUDA with antialias: tap loops unrolled
     // CUDA with antialias: consecutive rows of the horizontal pass per
     // thread, summed together tap by tap (-1 = the tuned default: 2 for
@@ -423,6 +427,7 @@ public:
                 knobs.interleaved_rows = gpu_interleaved_rows;
                 knobs.interleaved_rows_few =
                     gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
+                knobs.planar_pixels_from = gpu_planar_pixels_from;
                 knobs.tap_unroll = gpu_tap_unroll;
                 knobs.horizontal_rows = gpu_horizontal_rows >= 0 ? int(gpu_horizontal_rows)
                                                                  : (filter == Filter::cubic ? 2 : 1);

@@ -62,21 +62,24 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
     // Small grids take rows_per_thread_few rows per thread, so that they
     // still fill the multiprocessors.
     const bool few_rows = knobs.rows_per_thread_few > 0 && knobs.rows_per_thread_few != knobs.rows_per_thread;
+    const OutputImageParam out = f.output_buffer();
+    const Expr pixels = out.dim(0).extent() * out.dim(1).extent() * out.dim(3).extent();
     auto small_grid = [&](bool per_plane) {
-        const OutputImageParam out = f.output_buffer();
-        Expr pixels = out.dim(0).extent() * out.dim(1).extent() * out.dim(3).extent();
         return (per_plane ? pixels * out.dim(2).extent() : pixels) < knobs.few_outputs;
     };
-    if (knobs.interleaved_pixels) {
-        const int rows = knobs.interleaved_rows > 0 ? knobs.interleaved_rows : knobs.rows_per_thread;
-        for (int channels : {3, 4}) {
-            Expr interleaved = layout.interleaved(channels);
-            if (knobs.interleaved_rows_few > 0) {
-                pixel_tiles(f.specialize(interleaved && small_grid(false)), knobs.interleaved_rows_few);
-                pixel_tiles(f.specialize(interleaved), rows);
-            } else {
-                pixel_tiles(f.specialize(interleaved && !small_grid(false)), rows);
-            }
+    const int pixel_rows = knobs.interleaved_rows > 0 ? knobs.interleaved_rows : knobs.rows_per_thread;
+    auto pixels_where = [&](Expr pixel_layout) {
+        if (knobs.interleaved_rows_few > 0) {
+            pixel_tiles(f.specialize(pixel_layout && small_grid(false)), knobs.interleaved_rows_few);
+            pixel_tiles(f.specialize(pixel_layout), pixel_rows);
+        } else {
+            pixel_tiles(f.specialize(pixel_layout && !small_grid(false)), pixel_rows);
+        }
+    };
+    for (int channels : {3, 4}) {
+        if (knobs.interleaved_pixels) pixels_where(layout.interleaved(channels));
+        if (knobs.planar_pixels_from > 0) {
+            pixels_where(layout.planar() && layout.channels == channels && pixels >= knobs.planar_pixels_from);
         }
     }
     if (few_rows) plane_tiles(f.specialize(small_grid(true)), knobs.rows_per_thread_few);

@@ -26,6 +26,10 @@ struct GpuKnobs {
     // ... with this many rows per thread on small grids, or, if 0, a plane
     // per block there.
     int interleaved_rows_few = 0;
+    // Planar (NCHW) images of 3 or 4 channels with at least this many output
+    // pixels (N*H*W) run a pixel's channels in one thread too, with the rows
+    // per thread of interleaved pixels (0 = never).
+    int planar_pixels_from = 0;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be

@@ -38,6 +38,20 @@
 // tap by tap (8-50x slower, some builds hitting illegal addresses, code
 // removed). The horizontal pass's rows summed together in registers (the
 // gpu_horizontal_rows branch below) is 0.80-0.88x for bicubic+aa.
+//
+// NCHW images of 3 or 4 channels with at least 2^17 output pixels run a
+// pixel's channels in one thread as well (knob gpu_planar_pixels_from): the
+// taps' indices and weights are computed once for the channels, whose loads
+// are in flight together. H100, 2026-11-24, bench_hres builds side by side
+// (bench/tune/cuda_ab.sh, best of 3 rounds, two sessions), plane per block ->
+// pixels, per call: bilinear 4x3x345x456 -> 270x270 f32 6.5-6.6 -> 5.0-5.1
+// us, bicubic 500x400 -> 1024x1024 f32 25.9-26.1 -> 20.0 us, u8 23.0 ->
+// 18.2-18.3 us, bilinear 4x3x1080x1920 -> 540x960 u8 26.6 -> 19.8 us,
+// bilinear+aa there u8 107 -> 98-99 us; but bilinear f32 there 45.1 -> 48.5
+// us (both sessions). Smaller grids keep a plane per block: 1x3x345x456 ->
+// 270x270 bilinear f32 went 4.4 -> 4.9 us (its 73k pixels, one row per
+// thread, fill too few warps); with antialias, small grids keep planes
+// anyway (above).
 #include "resize_schedules.h"
 
 #include <algorithm>
