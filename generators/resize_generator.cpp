@@ -233,7 +233,9 @@ public:
     // (N*H*W) run a pixel's channels per thread as NHWC pixels do (0 = a
     // plane per block always).
     GeneratorParam<int> gpu_planar_pixels_from{"gpu_planar_pixels_from", 1 << 17};
-    GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", 4};  // CUDA with antialias: tap loops unrolled
+    // CUDA with antialias: tap loops unrolled by this factor (-1 = the tuned
+    // default: 5 for bilinear, 3 for bicubic).
+    GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", -1};
     // CUDA with antialias: consecutive rows of the horizontal pass per
     // thread, summed together tap by tap (-1 = the tuned default: 2 for
     // bicubic, 1 for bilinear).
@@ -428,7 +430,7 @@ public:
                 knobs.interleaved_rows_few =
                     gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
                 knobs.planar_pixels_from = gpu_planar_pixels_from;
-                knobs.tap_unroll = gpu_tap_unroll;
+                knobs.tap_unroll = gpu_tap_unroll >= 0 ? int(gpu_tap_unroll) : (filter == Filter::cubic ? 3 : 5);
                 knobs.horizontal_rows = gpu_horizontal_rows >= 0 ? int(gpu_horizontal_rows)
                                                                  : (filter == Filter::cubic ? 2 : 1);
                 schedule_resize_filtered_cuda(funcs, knobs);

@@ -160,14 +160,22 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
         // there).
         f.sum_x.update().reorder(f.y, f.rx).unroll(f.y);
     }
-    // Both passes' tap loops unrolled by 4 (a guarded tail): a thread's loads
-    // of four taps are in flight together instead of one per iteration.
+    // Both passes' tap loops unrolled (a guarded tail): a thread's loads
+    // of several taps are in flight together instead of one per iteration.
     // H200, 2026-11-21, side by side, per call, not unrolled -> 4:
     // 1x3x345x456 -> 270x270 bilinear+aa 7.5-7.7 -> 7.0-7.3 us, bicubic+aa
     // 8.8-9.4 -> 8.3-9.0 us; 4x3 of it bilinear+aa 17.9-18.6 -> 15.9-17.1
     // us, bicubic+aa 22.6-23.8 -> 20.6-22.7 us; 4x3x1080x1920 -> 540x960
     // bilinear+aa 101-133 -> 83-127 us, bicubic+aa 145-173 -> 128-154 us.
-    // Unrolled by 2 or 8: between, or slower on the bilinear rows.
+    // Unrolled by 2 or 8: between, or slower on the bilinear rows. The best
+    // factor covers a pixel's taps in few whole rounds: a bilinear+aa
+    // downscale by up to 2 has at most 5 taps, bicubic+aa 7 or 9 at the seed
+    // scales. H100, 2026-11-24, bench/tune/cuda_ab.sh, best of 4 rounds, 4
+    // -> 5 / 3: bilinear+aa 4x3x345x456 -> 270x270 f32 nchw 16.4 -> 13.8 /
+    // 18.5 us (u8 16.0 -> 14.0 / 18.0), 4x3x1080x1920 -> 540x960 f32 nchw
+    // 126.9 -> 112.2 / 155.6 us; bicubic+aa 4x3x345x456 f32 nchw 18.5 ->
+    // 18.2 / 18.2 us, 540x960 129.3 -> 136.3 / 124.6 us (every bicubic+aa
+    // row 0.95-0.98x at 3). Hence 5 for bilinear, 3 for bicubic.
     if (knobs.tap_unroll > 1) {
         for (auto [sum, r] : {std::pair{f.sum_x, f.rx}, std::pair{f.sum_y, f.ry}}) {
             RVar ro("ro"), ri("ri");
