@@ -48,10 +48,10 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
             .gpu_blocks(loops.xo, loops.yo, plane)
             .gpu_threads(loops.xi, loops.yi);
     };
-    // Interleaved pixels: with a plane per block, the blocks of a tile's
-    // channels run far apart (the plane is the outermost block dimension), so
-    // each input sector is fetched once per channel, and each thread
-    // recomputes its pixel's taps per channel.
+    // A pixel's channels in one thread: with a plane per block, each thread
+    // recomputes its pixel's taps per channel, and for interleaved pixels the
+    // blocks of a tile's channels run far apart (the plane is the outermost
+    // block dimension), so each input sector is fetched once per channel.
     auto pixel_tiles = [&](Stage s, int rows_per_thread) {
         split_rows(s, rows_per_thread);
         s.reorder(loops.row, c, loops.xi, loops.yi, loops.xo, loops.yo, n)

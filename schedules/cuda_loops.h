@@ -52,7 +52,8 @@ void gpu_pixel_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &
 // (loop `row`, unrolled). For pipelines whose per-block intermediates would
 // grow with the channel count. With knobs.interleaved_pixels, NHWC images of
 // 3 or 4 channels run the channels of a pixel in its thread (unrolled, outside
-// `row`) and blocks over (x, y, n).
+// `row`) and blocks over (x, y, n); with knobs.planar_pixels_from, so do large
+// NCHW images of 3 or 4 channels.
 void gpu_plane_threads(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
                        const Halide::Var &n, const LayoutConditions &layout, const GpuKnobs &knobs,
                        const GpuLoops &loops);
