@@ -167,6 +167,10 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 3, 4, 10, 8, 37, 0, 3.7, l});
                 cases.push_back({mode, aa, ac, 1, 3, 11, 13, 22, 26, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 2, 3, 100, 2, 163, 0, 0, l});
+                // At least 2^17 output pixels (N*H*W): planar 3- and 4-channel
+                // images run a pixel's channels per thread there (CUDA).
+                cases.push_back({mode, aa, ac, 2, 3, 200, 240, 190, 350, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 4, 100, 90, 380, 350, 0, 0, l});
             }
         }
     }
