@@ -67,6 +67,9 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
     auto small_grid = [&](bool per_plane) {
         return (per_plane ? pixels * out.dim(2).extent() : pixels) < knobs.few_outputs;
     };
+    // Pixel tiles wherever `pixel_layout` holds: on small grids with
+    // interleaved_rows_few rows per thread, or if that is 0 not there (the
+    // plane tiles below take them).
     const int pixel_rows = knobs.interleaved_rows > 0 ? knobs.interleaved_rows : knobs.rows_per_thread;
     auto pixels_where = [&](Expr pixel_layout) {
         if (knobs.interleaved_rows_few > 0) {
