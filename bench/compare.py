@@ -332,6 +332,11 @@ def measure(args, case, threads, tmp, check_output=True):
     return row
 
 
+def best_of(a, b):
+    """The faster of two timings, either of which may be missing (None)."""
+    return b if a is None else a if b is None else min(a, b)
+
+
 def measure_rounds(args, case, threads, tmp):
     """measure() args.rounds times; every timing the best of its rounds, the check from the first."""
     row = measure(args, case, threads, tmp)
@@ -339,7 +344,7 @@ def measure_rounds(args, case, threads, tmp):
         again = measure(args, case, threads, tmp, check_output=False)
         for key in ("hres",) + PEERS:
             if again.get(key) is not None:
-                row[key] = again[key] if row.get(key) is None else min(row[key], again[key])
+                row[key] = best_of(row.get(key), again[key])
     row["rounds"] = args.rounds
     return row
 

@@ -37,7 +37,7 @@ import torch.utils.benchmark as benchmark
 
 # bench/compare.py, beside this script: the case labels, theta, the CLI call
 # and the tolerances are shared with the CPU comparison.
-from compare import THETA, Case, check, hres_command, parse_hres_table, pixel_matrix
+from compare import THETA, Case, best_of, check, hres_command, parse_hres_table, pixel_matrix
 
 
 def make_input(n, c, h, w, dtype, layout):
@@ -226,8 +226,20 @@ def ratio(a, b):
     return "-" if a is None or b is None else "%.2f" % (a / b)
 
 
-def best(a, b):
-    return b if a is None else a if b is None else min(a, b)
+def prepare(key, npp):
+    """One case's input, its peers' callables and PyTorch's CPU output, made once for every round:
+    (case, input, eager callable or None, NPP's callable with the buffers it uses or None, output)."""
+    op, shape, mode, dtype, layout = key
+    case = Case(" ".join(key), "-")
+    x = make_input(case.n, case.c, case.h, case.w, dtype, layout)
+    call = (op, x, case.oh, case.ow, case.mode, case.antialias, case.align_corners)
+    npp_made = None
+    if layout == "nhwc":
+        try:
+            npp_made = npp_call(npp, *call)
+        except (RuntimeError, AttributeError) as e:
+            print("NPP %s %s: %s" % (op, mode, e), file=sys.stderr)
+    return case, x, torch_call(*call), npp_made, reference(*call)
 
 
 def main():
@@ -238,39 +250,30 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="interleaved rounds (hres's whole table, then each case's peers); each cell the best")
     args = ap.parse_args()
+    rounds = max(args.rounds, 1)
 
     cmd = [args.bench, "--device", "cuda", "--min-time", "0.3"]
     if args.filter:
         cmd += ["--filter", args.filter]
     npp = load_npp()
-    prepared = {}  # case key -> (case, input, eager callable, NPP callable, PyTorch CPU output)
+    prepared = {}  # case key -> prepare()'s tuple
     times = {}  # case key -> [hres, eager, NPP], best of the rounds
-    for _ in range(max(args.rounds, 1)):
+    for _ in range(rounds):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit("bench_hres failed: " + r.stderr)
         for key, ours in parse_hres_table(r.stdout).items():
             if key not in prepared:
-                op, shape, mode, dtype, layout = key
-                case = Case(" ".join(key), "-")
-                x = make_input(case.n, case.c, case.h, case.w, dtype, layout)
-                args_ = (op, x, case.oh, case.ow, case.mode, case.antialias, case.align_corners)
-                npp_made = None  # NPP's callable and the buffers it reads and writes, kept alive
-                if layout == "nhwc":
-                    try:
-                        npp_made = npp_call(npp, *args_)
-                    except (RuntimeError, AttributeError) as e:
-                        print("NPP %s %s: %s" % (op, mode, e), file=sys.stderr)
-                prepared[key] = (case, x, torch_call(*args_), npp_made, reference(*args_))
+                prepared[key] = prepare(key, npp)
                 times[key] = [None, None, None]
             _, _, eager_fn, npp_made, _ = prepared[key]
             t = times[key]
-            t[0] = best(t[0], ours)
-            t[1] = best(t[1], time_us(eager_fn) if eager_fn is not None else None)
-            t[2] = best(t[2], time_us(npp_made[0]) if npp_made is not None else None)
+            t[0] = best_of(t[0], ours)
+            t[1] = best_of(t[1], time_us(eager_fn) if eager_fn is not None else None)
+            t[2] = best_of(t[2], time_us(npp_made[0]) if npp_made is not None else None)
 
     print("GPU: %s; PyTorch %s; NPP %s; best of %d round(s)\n" % (
-        torch.cuda.get_device_name(0), torch.__version__, "found" if npp else "not found", max(args.rounds, 1)))
+        torch.cuda.get_device_name(0), torch.__version__, "found" if npp else "not found", rounds))
     print("| op | input -> output | mode | dtype | layout | hres us | eager us | hres/eager | NPP us | hres/NPP "
           "| hres vs PyTorch CPU |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
