@@ -14,6 +14,7 @@
 #include "filters.h"
 #include "layout.h"
 #include "schedules/resize_schedules.h"
+#include "schedules/x86_loops.h"
 
 namespace {
 
@@ -33,11 +34,14 @@ public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    GeneratorParam<int> gather_lanes{"gather_lanes", 8};
+    // x86 lanes of the gathers along x (1 = scalar), planar images (-1 = the
+    // tuned default: 8, scalar where LLVM vectorises with hardware gathers,
+    // llvm_gathers() in schedules/x86_loops.h) and interleaved ones.
+    GeneratorParam<int> gather_lanes{"gather_lanes", -1};
     GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", 1};
     // Planar 3/4-channel images, channels innermost: lanes of the gathers;
-    // -1 = the tuned default (scalar for uint8, 8 for float32), 0 = channels
-    // outermost like other planar images.
+    // -1 = the tuned default (8 for float32; scalar for uint8, and where LLVM
+    // gathers), 0 = channels outermost like other planar images.
     GeneratorParam<int> planar_pixel_lanes{"planar_pixel_lanes", -1};
     // Upscaling vertically, x86: gather repeated input rows once per task,
     // then copy them (1 = on, 0 = off, -1 = the tuned default: uint8 only)...
@@ -52,7 +56,8 @@ public:
     // Planar images, x86: where a vector's outputs read at most this many
     // consecutive input columns (upscaling along x), each picks its column
     // from that window by selects instead of a gather (0 = off; -1 = the
-    // tuned default: the float32 vector width for float32, off for uint8).
+    // tuned default: the float32 vector width for float32, off for uint8 and
+    // where LLVM gathers).
     GeneratorParam<int> window_columns{"window_columns", -1};
     GeneratorParam<int> window_rows{"window_rows", 8};  // x86: rows per window of columns
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
@@ -127,9 +132,10 @@ public:
         // fits. Not combined with the uint8 forms above.
         Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
         const int lanes = get_target().natural_vector_size(input.type());
+        const bool hardware_gathers = llvm_gathers(get_target());
         const int window_max = get_target().has_gpu_feature() || tile > 0 || reuse_on ? 0
                                : window_columns >= 0 ? int(window_columns)
-                                                     : (input.type() == Float(32) ? lanes : 0);
+                                                     : (input.type() == Float(32) && !hardware_gathers ? lanes : 0);
         std::vector<std::pair<Func, int>> window_fits;  // (where the pick of this size is taken, size)
         std::vector<Func> window_tables;
         Expr windowed = gathered;
@@ -165,9 +171,12 @@ public:
             if (get_target().has_gpu_feature()) {
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
-                ResizeKnobs knobs{rows_per_task, vector_multiplier, gather_lanes, interleaved_gather_lanes};
-                knobs.planar_pixel_lanes =
-                    planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (input.type() == UInt(8) ? 1 : 8);
+                ResizeKnobs knobs{rows_per_task, vector_multiplier,
+                                  gather_lanes >= 0 ? int(gather_lanes) : (hardware_gathers ? 1 : 8),
+                                  interleaved_gather_lanes};
+                knobs.planar_pixel_lanes = planar_pixel_lanes >= 0                              ? int(planar_pixel_lanes)
+                                           : input.type() == UInt(8) || hardware_gathers ? 1
+                                                                                          : 8;
                 knobs.reuse_pixel_lanes = reuse_pixel_lanes;
                 knobs.tile_lanes = tile;
                 knobs.window_rows = window_rows;

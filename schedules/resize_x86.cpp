@@ -139,6 +139,17 @@ void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_t
 // 300x400 -> 600x700 432 -> 367-373 us (8 lanes: 60 / 393 us; 16: 97 / 631
 // us); float32 with 8-lane gathers 82-87 -> 64-68 us and 410 -> 363-367 us
 // (scalar: 88-101 / 466 us).
+// float32 on the Sapphire Rapids variant (llvm_gathers): the gathers are
+// left as scalar loops of pixels, planar RGB's channels unrolled in them,
+// which LLVM vectorises with vgatherdps, one per channel from one index
+// vector; the windows of input columns (schedule_windowed_rows) are off
+// there, as the hardware gathers beat them. H100 host, 2026-11-25,
+// single-kernel harness, 6 interleaved rounds, NCHW, 1 thread, Halide's
+// 8-lane gathers (and windows) -> LLVM's: 1x3x500x400 -> 256x256 126-161 ->
+// 86-119 us (faster in every round); 1x3x300x400 -> 600x700 396-550 ->
+// 285-392 us (5 of 6 rounds); 4x3x1080x1920 -> 540x960 at 16 threads
+// 395-430 -> 352-385 us. The other entries keep Halide's gathers: Skylake to
+// Ice Lake microcode makes hardware gathers slow, and Halide tells LLVM so.
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
                                  const ResizeKnobs &knobs) {
     const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);

@@ -10,6 +10,10 @@ int vector_width(const Target &target, Type t, int multiplier) {
     return std::max(1, target.natural_vector_size(t) * multiplier);
 }
 
+bool llvm_gathers(const Target &target) {
+    return target.has_feature(Target::EnableLLVMLoopOpt) && target.has_feature(Target::AVX512_Zen4);
+}
+
 OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
                                      const LayoutConditions &layout, const OutputLoops &o) {
     Var yo("yo"), yi("yi"), task("strips");

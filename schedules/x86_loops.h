@@ -9,6 +9,14 @@ namespace hres {
 // Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
 int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 
+// Whether LLVM vectorises this target's scalar loops of 32-bit gathers with
+// hardware gathers (vgatherdps), which Halide 21's own vectors never use (it
+// builds a gather lane by lane): the kernel enables LLVM's loop vectorizer
+// (hres_add_kernel's LLVM_GATHERS) on Zen 4-level AVX-512, where Halide does
+// not mark gathers slow (Sapphire Rapids has no Skylake-era microcode penalty).
+// Schedules then leave such gathers as scalar loops.
+bool llvm_gathers(const Halide::Target &target);
+
 // How schedule_output_loops shapes a nest.
 struct OutputLoops {
     int planar_lanes = 1;       // x vector lanes, planar layouts (1 = scalar)
