@@ -18,6 +18,7 @@
 #include "filters.h"
 #include "layout.h"
 #include "schedules/grid_sample_schedules.h"
+#include "schedules/x86_loops.h"
 
 namespace {
 
@@ -288,7 +289,10 @@ public:
     GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
     GeneratorParam<int> rows_per_task{"rows_per_task", 8};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    GeneratorParam<int> gather_lanes{"gather_lanes", 8};  // x86: lanes per gather, 0 = vector width, 1 = scalar
+    // x86: lanes per gather, 0 = vector width, 1 = scalar; -1 = the tuned
+    // default: 8, scalar where LLVM vectorises with hardware gathers
+    // (llvm_gathers() in schedules/x86_loops.h).
+    GeneratorParam<int> gather_lanes{"gather_lanes", -1};
     // x86, interleaved RGB: output pixels per footprint buffer, 0 = whole
     // rows; -1 = the tuned default: 32 for bicubic, whole rows otherwise
     // (schedules/grid_sample_x86.cpp says why).
@@ -299,7 +303,9 @@ public:
     GeneratorParam<int> planar_channels_inner{"planar_channels_inner", -1};
     // x86 bilinear and bicubic: each tap row read as one window of adjacent
     // pixels (1), or every tap on its own (0); -1 = the tuned default: windows
-    // except for uint8 bilinear (schedules/grid_sample_x86.cpp has the numbers).
+    // except for uint8 bilinear and where LLVM gathers (a window is a small
+    // buffer per pixel, which keeps LLVM from vectorising the pixel loop;
+    // schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
     // x86 nearest: taps read by element offset (nearest_by_offset; the tuned
     // default) or by coordinates; schedules/grid_sample_x86.cpp has the
@@ -317,7 +323,8 @@ protected:
 
     bool uses_row_windows(Type pixel) const {
         if (this->get_target().has_gpu_feature() || mode == SampleMode::nearest) return false;
-        return row_windows >= 0 ? row_windows > 0 : (mode == SampleMode::bicubic || pixel == Float(32));
+        if (row_windows >= 0) return row_windows > 0;
+        return (mode == SampleMode::bicubic || pixel == Float(32)) && !llvm_gathers(this->get_target());
     }
 
     bool uses_tap_offsets() const {
@@ -383,8 +390,9 @@ protected:
             const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
             const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0
                                                                    : (!bicubic || uses_row_windows(input.type()));
+            const int lanes = gather_lanes >= 0 ? int(gather_lanes) : (llvm_gathers(this->get_target()) ? 1 : 8);
             schedule_grid_sample_x86(funcs, this->get_target(),
-                                     {rows_per_task, vector_multiplier, gather_lanes, chunk, channels_inner});
+                                     {rows_per_task, vector_multiplier, lanes, chunk, channels_inner});
         }
     }
 };

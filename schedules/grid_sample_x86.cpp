@@ -32,6 +32,17 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // side) 8 lanes beat the natural 16 and 4: f32 nchw bilinear 1.92 ms vs
     // 2.25 ms (16) and 2.51 ms (4), bicubic 6.1 vs 8.4 and 8.1 ms; nearest
     // within 5% of 16 lanes, 15% ahead of 4.
+    // float32 bilinear and bicubic on the Sapphire Rapids entry (llvm_gathers:
+    // scalar lanes, no row windows): LLVM's loop vectorizer gathers each tap
+    // of 8 pixels in one instruction. H100 host, 2026-11-25, single-kernel
+    // harness, 6 interleaved rounds, affine 2x3x345x456 at its own size,
+    // padding zeros, 1 thread, nchw / nhwc: bilinear 2244-4413 -> 1690-2685 /
+    // 3118-4139 -> 1690-2593 us (faster in every round), bicubic 9356-16908
+    // -> 8142-11787 / 9697-13779 -> 8472-10471 us (5 of 6 rounds; the padded
+    // copies keep Halide's gathers and windows, which their reads need).
+    // Keeping the windows, LLVM left the pixel loop scalar (2-3x slower).
+    // Nearest did not gain (nchw slower in 4 of 6 rounds), nor does uint8
+    // vectorise (byte taps).
     const int lanes = knobs.gather_lanes > 0 ? knobs.gather_lanes : vec;
     for (Func table : f.tables) {
         table.compute_root();
