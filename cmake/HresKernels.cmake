@@ -27,17 +27,17 @@ set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_61
     CACHE STRING "Halide target of the CUDA kernels")
 
 # hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...]
-#                 [CUDA_PARAMS <key=value>...] [HOST_ONLY] [LLVM_GATHERS])
+#                 [CUDA_PARAMS <key=value>...] [HOST_ONLY] [LLVM_VECTORIZER])
 # CUDA_PARAMS are added for the CUDA library only; HOST_ONLY pipelines (helpers
 # the wrapper runs on the host, x86-only variants) get no CUDA library.
-# LLVM_GATHERS: the entries with Zen 4-level AVX-512 also run LLVM's loop
-# vectorizer, which turns the scalar gather loops such a kernel's schedule
-# leaves there into hardware gathers (Halide 21 builds its own vector gathers
-# lane by lane; schedules/x86_loops.h, llvm_gathers()).
+# LLVM_VECTORIZER: the entries with Zen 4-level AVX-512 also run LLVM's loop
+# vectorizer, to which such a kernel's schedule leaves the loops it vectorises
+# better than Halide 21: gathers and reversed interleaved copies
+# (schedules/x86_loops.h, llvm_vectorizer()).
 function(hres_add_kernel)
-    cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY;LLVM_GATHERS" "NAME;GENERATOR" "PARAMS;CUDA_PARAMS")
+    cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY;LLVM_VECTORIZER" "NAME;GENERATOR" "PARAMS;CUDA_PARAMS")
     set(x86_targets ${HRES_X86_TARGETS})
-    if (ARG_LLVM_GATHERS)
+    if (ARG_LLVM_VECTORIZER)
         list(TRANSFORM x86_targets APPEND -enable_llvm_loop_opt REGEX avx512_zen4)
     endif ()
     add_halide_library(${ARG_NAME}

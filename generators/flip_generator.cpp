@@ -4,6 +4,7 @@
 
 #include "layout.h"
 #include "schedules/flip_schedules.h"
+#include "schedules/x86_loops.h"
 
 namespace {
 
@@ -35,9 +36,16 @@ public:
         // `staged`, a plain copy of the input that the schedule places next to
         // each output vector (dense forward loads into a small planar buffer,
         // then reversed dense loads from it). The values are the same.
+        // Where LLVM's loop vectorizer runs (schedules/x86_loops.h), 3- and
+        // 4-channel pixels are read directly in a scalar loop instead, which
+        // it turns into dense loads and two-source permutes.
         Func staged("staged");
         staged(x, y, c, n) = input(x, y, c, n);
+        const LayoutConditions layout = layout_of(input, output);
         Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
+        if (llvm_vectorizer(get_target())) {
+            through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
+        }
         output(x, y, c, n) = select(through_stage, staged(mirrored_x, mirrored_y, c, n),
                                     input(mirrored_x, mirrored_y, c, n));
 
@@ -48,7 +56,7 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            FlipFuncs funcs{output, staged, x, y, c, n, layout_of(input, output), horizontal};
+            FlipFuncs funcs{output, staged, x, y, c, n, layout, horizontal};
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {

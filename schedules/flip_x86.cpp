@@ -8,7 +8,8 @@
 // reversal. Interleaved rows go through `staged` (see the generator): each
 // output vector's input pixels are first copied into a small planar buffer
 // (dense loads, deinterleaved in registers), then read back reversed and
-// re-interleaved into the output.
+// re-interleaved into the output; RGB and RGBA rows on the Sapphire Rapids
+// entry are a scalar loop that LLVM vectorises (schedule_flip_x86).
 #include "flip_schedules.h"
 #include "x86_loops.h"
 
@@ -18,10 +19,13 @@ using namespace Halide;
 
 namespace {
 
-void schedule_layouts(Stage s, const FlipFuncs &f, int vec, Expr rows, const Var &xs, bool parallel) {
+// `interleaved_vec`: the x vector width of 3- and 4-channel interleaved rows
+// (1: a scalar loop, left to LLVM's loop vectorizer).
+void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec, Expr rows, const Var &xs,
+                      bool parallel) {
     Var yo("yo"), yi("yi"), task("task");
     // One loop over the strips of all planes and images, parallel or not.
-    auto loops = [&](Stage stage, bool unroll_channels, TailStrategy tail) {
+    auto loops = [&](Stage stage, bool unroll_channels, TailStrategy tail, int lanes) {
         stage.split(f.y, yo, yi, rows, TailStrategy::GuardWithIf);
         if (unroll_channels) {
             stage.reorder(f.c, f.x, yi, yo, f.n).unroll(f.c).fuse(yo, f.n, task);
@@ -29,14 +33,15 @@ void schedule_layouts(Stage s, const FlipFuncs &f, int vec, Expr rows, const Var
             stage.fuse(yo, f.c, task).fuse(task, f.n, task);
         }
         if (parallel) stage.parallel(task);
-        stage.vectorize(f.x, vec, tail).rename(f.x, xs);
+        if (lanes > 1) stage.vectorize(f.x, lanes, tail);
+        stage.rename(f.x, xs);
     };
-    loops(s.specialize(f.output.output_buffer().dim(0).extent() < vec), false, TailStrategy::GuardWithIf);
+    loops(s.specialize(f.output.output_buffer().dim(0).extent() < vec), false, TailStrategy::GuardWithIf, vec);
     for (int channels : {3, 4}) {
-        loops(s.specialize(f.layout.interleaved(channels)), true, TailStrategy::ShiftInwards);
+        loops(s.specialize(f.layout.interleaved(channels)), true, TailStrategy::ShiftInwards, interleaved_vec);
     }
-    loops(s.specialize(f.layout.planar()), false, TailStrategy::ShiftInwards);
-    loops(s, false, TailStrategy::GuardWithIf);
+    loops(s.specialize(f.layout.planar()), false, TailStrategy::ShiftInwards, vec);
+    loops(s, false, TailStrategy::GuardWithIf, vec);
 }
 
 }  // namespace
@@ -60,10 +65,24 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     const Expr x_stride = out.dim(0).stride();
     const Expr row_bytes = out.dim(0).extent() * max(x_stride, -x_stride) * out.type().bytes();
     const Expr rows = max(1, knobs.task_bytes / max(1, row_bytes));
-    for (Expr horizontal : {f.horizontal, !f.horizontal}) {
-        Stage branch = f.output.specialize(horizontal);
-        schedule_layouts(branch.specialize(small), f, vec, rows, xs, false);
-        schedule_layouts(branch, f, vec, rows, xs, true);
+    // Horizontal flips of interleaved RGB/RGBA where LLVM vectorises
+    // (llvm_vectorizer, and the generator reads those pixels directly): a
+    // scalar loop over pixels, channels unrolled, which LLVM turns into three
+    // (or four) dense 64-byte loads, four two-source permutes and three
+    // stores per 64 pixels of uint8 (vpermt2b; vpermt2ps for float32),
+    // where Halide's staged copy deinterleaves, stores, reloads reversed and
+    // reinterleaves. H100 host (16 Xeon cores, Emerald Rapids), 2026-11-25,
+    // bench_hres, 5 alternating rounds, 1 thread, NHWC, staged -> LLVM:
+    // 1x3x224x224 uint8 15.8-19.6 -> 9.6-13.5 us, 256x256 19.5-25.0 ->
+    // 13.7-18.7 us, float32 224x224 43.6-56.5 -> 36.3-46.9 us, 256x256
+    // 61.2-92.8 -> 46.9-75.2 us; 1x3x1080x1920, bound by memory, within
+    // the host's noise.
+    const int mirrored_interleaved_vec = llvm_vectorizer(target) ? 1 : vec;
+    for (bool horizontal : {true, false}) {
+        Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
+        const int interleaved_vec = horizontal ? mirrored_interleaved_vec : vec;
+        schedule_layouts(branch.specialize(small), f, vec, interleaved_vec, rows, xs, false);
+        schedule_layouts(branch, f, vec, interleaved_vec, rows, xs, true);
     }
     // Not reached (horizontal is true or false); a plain loop keeps it small.
     f.output.split(f.y, Var("yo"), Var("yi"), rows).rename(f.x, xs);

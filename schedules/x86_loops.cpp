@@ -10,7 +10,7 @@ int vector_width(const Target &target, Type t, int multiplier) {
     return std::max(1, target.natural_vector_size(t) * multiplier);
 }
 
-bool llvm_gathers(const Target &target) {
+bool llvm_vectorizer(const Target &target) {
     return target.has_feature(Target::EnableLLVMLoopOpt) && target.has_feature(Target::AVX512_Zen4);
 }
 

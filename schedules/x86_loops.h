@@ -9,13 +9,16 @@ namespace hres {
 // Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
 int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 
-// Whether LLVM vectorises this target's scalar loops of 32-bit gathers with
-// hardware gathers (vgatherdps), which Halide 21's own vectors never use (it
-// builds a gather lane by lane): the kernel enables LLVM's loop vectorizer
-// (hres_add_kernel's LLVM_GATHERS) on Zen 4-level AVX-512, where Halide does
-// not mark gathers slow (Sapphire Rapids has no Skylake-era microcode penalty).
-// Schedules then leave such gathers as scalar loops.
-bool llvm_gathers(const Halide::Target &target);
+// Whether this target's scalar loops are left to LLVM's loop vectorizer,
+// which the kernel enables (hres_add_kernel's LLVM_VECTORIZER) on the Zen
+// 4-level AVX-512 entry (Sapphire Rapids). It vectorises two kinds of loop
+// better than Halide 21 does: 32-bit gathers, as hardware gathers (vgatherdps;
+// Halide builds a gather lane by lane, and does not mark gathers slow on this
+// level, which has no Skylake-era microcode penalty), and copies of
+// interleaved pixels in reverse order, as two-source byte permutes (Halide
+// reads them back to front element by element). Schedules then leave such
+// loops scalar.
+bool llvm_vectorizer(const Halide::Target &target);
 
 // How schedule_output_loops shapes a nest.
 struct OutputLoops {
