@@ -37,7 +37,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // of 8 pixels in one instruction. H100 host, 2026-11-25, single-kernel
     // harness, 6 interleaved rounds, affine 2x3x345x456 at its own size,
     // padding zeros, 1 thread, nchw / nhwc: bilinear 2244-4413 -> 1690-2685 /
-    // 3118-4139 -> 1690-2593 us (faster in every round), bicubic 9356-16908
+    // 3118-4139 -> 1690-2593 us (faster in 11 of 12 rounds), bicubic 9356-16908
     // -> 8142-11787 / 9697-13779 -> 8472-10471 us (5 of 6 rounds; the padded
     // copies keep Halide's gathers and windows, which their reads need).
     // Keeping the windows, LLVM left the pixel loop scalar (2-3x slower).

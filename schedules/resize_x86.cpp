@@ -147,7 +147,7 @@ void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_t
 // single-kernel harness, 6 interleaved rounds, NCHW, 1 thread, Halide's
 // 8-lane gathers (and windows) -> LLVM's: 1x3x500x400 -> 256x256 126-161 ->
 // 86-119 us (faster in every round); 1x3x300x400 -> 600x700 396-550 ->
-// 285-392 us (5 of 6 rounds); 4x3x1080x1920 -> 540x960 at 16 threads
+// 285-392 us (every round); 4x3x1080x1920 -> 540x960 at 16 threads
 // 395-430 -> 352-385 us. The other entries keep Halide's gathers: Skylake to
 // Ice Lake microcode makes hardware gathers slow, and Halide tells LLVM so.
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
