@@ -174,9 +174,8 @@ public:
                 ResizeKnobs knobs{rows_per_task, vector_multiplier,
                                   gather_lanes >= 0 ? int(gather_lanes) : (llvm_vectorizes ? 1 : 8),
                                   interleaved_gather_lanes};
-                knobs.planar_pixel_lanes = planar_pixel_lanes >= 0                              ? int(planar_pixel_lanes)
-                                           : input.type() == UInt(8) || llvm_vectorizes ? 1
-                                                                                          : 8;
+                const bool scalar_pixels = input.type() == UInt(8) || llvm_vectorizes;
+                knobs.planar_pixel_lanes = planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (scalar_pixels ? 1 : 8);
                 knobs.reuse_pixel_lanes = reuse_pixel_lanes;
                 knobs.tile_lanes = tile;
                 knobs.window_rows = window_rows;
