@@ -27,18 +27,18 @@ set(HRES_CUDA_TARGET x86-64-linux-sse41-cuda-cuda_capability_61
     CACHE STRING "Halide target of the CUDA kernels")
 
 # hres_add_kernel(NAME <library> GENERATOR <generator> [PARAMS <key=value>...]
-#                 [CUDA_PARAMS <key=value>...] [HOST_ONLY] [LLVM_VECTORIZER])
+#                 [CUDA_PARAMS <key=value>...] [HOST_ONLY] [LLVM_VECTORIZER <feature>])
 # CUDA_PARAMS are added for the CUDA library only; HOST_ONLY pipelines (helpers
 # the wrapper runs on the host, x86-only variants) get no CUDA library.
-# LLVM_VECTORIZER: the entries with Zen 4-level AVX-512 also run LLVM's loop
-# vectorizer, to which such a kernel's schedule leaves the loops it vectorises
-# better than Halide 21: gathers and reversed interleaved copies
-# (schedules/x86_loops.h, llvm_vectorizer()).
+# LLVM_VECTORIZER <feature>: the entries with that Halide feature (e.g.
+# avx512_zen4: the Sapphire Rapids entry) also run LLVM's loop vectorizer, to
+# which such a kernel's schedule leaves the loops it vectorises better than
+# Halide 21: gathers and reversed interleaved copies (schedules/x86_loops.h).
 function(hres_add_kernel)
-    cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY;LLVM_VECTORIZER" "NAME;GENERATOR" "PARAMS;CUDA_PARAMS")
+    cmake_parse_arguments(PARSE_ARGV 0 ARG "HOST_ONLY" "NAME;GENERATOR;LLVM_VECTORIZER" "PARAMS;CUDA_PARAMS")
     set(x86_targets ${HRES_X86_TARGETS})
     if (ARG_LLVM_VECTORIZER)
-        list(TRANSFORM x86_targets APPEND -enable_llvm_loop_opt REGEX avx512_zen4)
+        list(TRANSFORM x86_targets APPEND -enable_llvm_loop_opt REGEX "-${ARG_LLVM_VECTORIZER}(-|$)")
     endif ()
     add_halide_library(${ARG_NAME}
                        FROM hres_generators

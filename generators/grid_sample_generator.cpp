@@ -291,7 +291,7 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     // x86: lanes per gather, 0 = vector width, 1 = scalar; -1 = the tuned
     // default: 8, scalar where LLVM vectorises with hardware gathers
-    // (llvm_vectorizer() in schedules/x86_loops.h).
+    // (llvm_gathers() in schedules/x86_loops.h).
     GeneratorParam<int> gather_lanes{"gather_lanes", -1};
     // x86, interleaved RGB: output pixels per footprint buffer, 0 = whole
     // rows; -1 = the tuned default: 32 for bicubic, whole rows otherwise
@@ -324,7 +324,7 @@ protected:
     bool uses_row_windows(Type pixel) const {
         if (this->get_target().has_gpu_feature() || mode == SampleMode::nearest) return false;
         if (row_windows >= 0) return row_windows > 0;
-        return (mode == SampleMode::bicubic || pixel == Float(32)) && !llvm_vectorizer(this->get_target());
+        return (mode == SampleMode::bicubic || pixel == Float(32)) && !llvm_gathers(this->get_target());
     }
 
     bool uses_tap_offsets() const {
@@ -390,7 +390,7 @@ protected:
             const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
             const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0
                                                                    : (!bicubic || uses_row_windows(input.type()));
-            const int lanes = gather_lanes >= 0 ? int(gather_lanes) : (llvm_vectorizer(this->get_target()) ? 1 : 8);
+            const int lanes = gather_lanes >= 0 ? int(gather_lanes) : (llvm_gathers(this->get_target()) ? 1 : 8);
             schedule_grid_sample_x86(funcs, this->get_target(),
                                      {rows_per_task, vector_multiplier, lanes, chunk, channels_inner});
         }

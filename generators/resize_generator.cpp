@@ -36,7 +36,7 @@ public:
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     // x86 lanes of the gathers along x (1 = scalar), planar images (-1 = the
     // tuned default: 8, scalar where LLVM vectorises with hardware gathers,
-    // llvm_vectorizer() in schedules/x86_loops.h) and interleaved ones.
+    // llvm_gathers() in schedules/x86_loops.h) and interleaved ones.
     GeneratorParam<int> gather_lanes{"gather_lanes", -1};
     GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", 1};
     // Planar 3/4-channel images, channels innermost: lanes of the gathers;
@@ -132,10 +132,10 @@ public:
         // fits. Not combined with the uint8 forms above.
         Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
         const int lanes = get_target().natural_vector_size(input.type());
-        const bool llvm_vectorizes = llvm_vectorizer(get_target());
+        const bool hardware_gathers = llvm_gathers(get_target());
         const int window_max = get_target().has_gpu_feature() || tile > 0 || reuse_on ? 0
                                : window_columns >= 0 ? int(window_columns)
-                                                     : (input.type() == Float(32) && !llvm_vectorizes ? lanes : 0);
+                                                     : (input.type() == Float(32) && !hardware_gathers ? lanes : 0);
         std::vector<std::pair<Func, int>> window_fits;  // (where the pick of this size is taken, size)
         std::vector<Func> window_tables;
         Expr windowed = gathered;
@@ -172,9 +172,9 @@ public:
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier,
-                                  gather_lanes >= 0 ? int(gather_lanes) : (llvm_vectorizes ? 1 : 8),
+                                  gather_lanes >= 0 ? int(gather_lanes) : (hardware_gathers ? 1 : 8),
                                   interleaved_gather_lanes};
-                const bool scalar_pixels = input.type() == UInt(8) || llvm_vectorizes;
+                const bool scalar_pixels = input.type() == UInt(8) || hardware_gathers;
                 knobs.planar_pixel_lanes = planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (scalar_pixels ? 1 : 8);
                 knobs.reuse_pixel_lanes = reuse_pixel_lanes;
                 knobs.tile_lanes = tile;

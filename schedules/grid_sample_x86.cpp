@@ -32,7 +32,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // side) 8 lanes beat the natural 16 and 4: f32 nchw bilinear 1.92 ms vs
     // 2.25 ms (16) and 2.51 ms (4), bicubic 6.1 vs 8.4 and 8.1 ms; nearest
     // within 5% of 16 lanes, 15% ahead of 4.
-    // float32 bilinear and bicubic on the Sapphire Rapids entry (llvm_vectorizer:
+    // float32 bilinear and bicubic on the Sapphire Rapids entry (llvm_gathers:
     // scalar lanes, no row windows): LLVM's loop vectorizer gathers each tap
     // of 8 pixels in one instruction. H100 host, 2026-11-25, single-kernel
     // harness, 6 interleaved rounds, affine 2x3x345x456 at its own size,

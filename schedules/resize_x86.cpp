@@ -139,7 +139,7 @@ void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_t
 // 300x400 -> 600x700 432 -> 367-373 us (8 lanes: 60 / 393 us; 16: 97 / 631
 // us); float32 with 8-lane gathers 82-87 -> 64-68 us and 410 -> 363-367 us
 // (scalar: 88-101 / 466 us).
-// float32 on the Sapphire Rapids variant (llvm_vectorizer): the gathers are
+// float32 on the Sapphire Rapids variant (llvm_gathers): the gathers are
 // left as scalar loops of pixels, planar RGB's channels unrolled in them,
 // which LLVM vectorises with vgatherdps, one per channel from one index
 // vector; the windows of input columns (schedule_windowed_rows) are off

@@ -11,7 +11,11 @@ int vector_width(const Target &target, Type t, int multiplier) {
 }
 
 bool llvm_vectorizer(const Target &target) {
-    return target.has_feature(Target::EnableLLVMLoopOpt) && target.has_feature(Target::AVX512_Zen4);
+    return target.has_feature(Target::EnableLLVMLoopOpt);
+}
+
+bool llvm_gathers(const Target &target) {
+    return llvm_vectorizer(target) && target.has_feature(Target::AVX512_Zen4);
 }
 
 OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,

@@ -9,16 +9,18 @@ namespace hres {
 // Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
 int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 
-// Whether this target's scalar loops are left to LLVM's loop vectorizer,
-// which the kernel enables (hres_add_kernel's LLVM_VECTORIZER) on the Zen
-// 4-level AVX-512 entry (Sapphire Rapids). It vectorises two kinds of loop
-// better than Halide 21 does: 32-bit gathers, as hardware gathers (vgatherdps;
-// Halide builds a gather lane by lane, and does not mark gathers slow on this
-// level, which has no Skylake-era microcode penalty), and copies of
-// interleaved pixels in reverse order, as two-source byte permutes (Halide
-// reads them back to front element by element). Schedules then leave such
-// loops scalar.
+// Whether LLVM's loop vectorizer runs for this target: the kernel enables it
+// on some entries (hres_add_kernel's LLVM_VECTORIZER). It vectorises two kinds
+// of loop better than Halide 21 does, which schedules then leave scalar there:
+// copies of interleaved pixels in reverse order, as dense loads and
+// permutes (Halide reads them back to front element by element), and ...
 bool llvm_vectorizer(const Halide::Target &target);
+
+// ... 32-bit gathers, as hardware gathers (vgatherdps; Halide builds a gather
+// lane by lane), where LLVM may use them: from the Zen 4 feature level up
+// (Sapphire Rapids), which has no Skylake-era microcode penalty, so Halide
+// does not tell LLVM to avoid gathers there.
+bool llvm_gathers(const Halide::Target &target);
 
 // How schedule_output_loops shapes a nest.
 struct OutputLoops {

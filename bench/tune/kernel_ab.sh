@@ -12,8 +12,8 @@
 # GENERATOR: resize_nearest, resize_filtered or affine_grid_sample; TYPE:
 # uint8 or float32; TARGET: a Halide x86 target (one entry of
 # HRES_X86_TARGETS in cmake/HresKernels.cmake, e.g. x86-64-linux-sse41-avx-
-# avx2-fma-f16c; for the Sapphire Rapids entry of a kernel built with
-# LLVM_VECTORIZER, append -enable_llvm_loop_opt as that build does); PARAMS: the
+# avx2-fma-f16c; for an entry that a kernel's LLVM_VECTORIZER names,
+# append -enable_llvm_loop_opt as that build does); PARAMS: the
 # generator params of a variant, e.g.
 # 'filter=bilinear antialias=false horizontal_lanes=16' ('' = the defaults).
 # Example (bench/RESULTS.md used this for the planar gather experiments):
