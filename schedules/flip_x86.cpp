@@ -8,8 +8,8 @@
 // reversal. Interleaved rows go through `staged` (see the generator): each
 // output vector's input pixels are first copied into a small planar buffer
 // (dense loads, deinterleaved in registers), then read back reversed and
-// re-interleaved into the output; RGB and RGBA rows on the AVX-512 entries
-// are a scalar loop that LLVM vectorises (schedule_flip_x86).
+// re-interleaved into the output; RGB and RGBA rows on the AVX2 and AVX-512
+// entries are a scalar loop that LLVM vectorises (schedule_flip_x86).
 #include "flip_schedules.h"
 #include "x86_loops.h"
 
@@ -65,9 +65,9 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     const Expr x_stride = out.dim(0).stride();
     const Expr row_bytes = out.dim(0).extent() * max(x_stride, -x_stride) * out.type().bytes();
     const Expr rows = max(1, knobs.task_bytes / max(1, row_bytes));
-    // Horizontal flips of interleaved RGB/RGBA where LLVM vectorises (every
-    // AVX-512 entry: llvm_vectorizer, and the generator reads those pixels
-    // directly): a
+    // Horizontal flips of interleaved RGB/RGBA where LLVM vectorises (the
+    // AVX2 and AVX-512 entries: llvm_vectorizer, and the generator reads
+    // those pixels directly): a
     // scalar loop over pixels, channels unrolled, which LLVM turns into three
     // (or four) dense 64-byte loads, four two-source permutes and three
     // stores per 64 pixels of uint8 (vpermt2b; vpermt2ps for float32),
@@ -83,7 +83,11 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     // 2.7-2.8 us, 1x3x1080x1920 379-391 -> 122-129 us, 4x3x1080x1920
     // 4761-5894 -> 2088-2172 us; float32 224x224 16.3-18.5 -> 9.1-9.6 us,
     // 1x3x1080x1920 1737-1851 -> 1149-1229 us (NCHW, unchanged code, within
-    // 0.86-1.07x).
+    // 0.86-1.07x). Forced to the AVX2 entry there (`hres flip --isa avx2
+    // --bench 2000`, NHWC, 1 thread, medians): uint8 224x224 9.2 -> 2.6 us,
+    // 1x3x1080x1920 391 -> 144 us, float32 224x224 22.8 -> 10.8 us. The
+    // SSE4.1 entry keeps the staging: LLVM's uint8 loop took 2x its time
+    // there (10.7 -> 21.2 us, float32 31.3 -> 16.0 us).
     const int mirrored_interleaved_vec = llvm_vectorizer(target) ? 1 : vec;
     for (bool horizontal : {true, false}) {
         Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
