@@ -42,10 +42,9 @@ public:
         Func staged("staged");
         staged(x, y, c, n) = input(x, y, c, n);
         const LayoutConditions layout = layout_of(input, output);
+        const bool scalar_mirrors = llvm_vectorizer(get_target());
         Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
-        if (llvm_vectorizer(get_target())) {
-            through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
-        }
+        if (scalar_mirrors) through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
         output(x, y, c, n) = select(through_stage, staged(mirrored_x, mirrored_y, c, n),
                                     input(mirrored_x, mirrored_y, c, n));
 
@@ -56,7 +55,7 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            FlipFuncs funcs{output, staged, x, y, c, n, layout, horizontal};
+            FlipFuncs funcs{output, staged, x, y, c, n, layout, horizontal, scalar_mirrors};
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {

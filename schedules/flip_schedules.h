@@ -19,6 +19,9 @@ struct FlipFuncs {
     Halide::Var x, y, c, n;
     LayoutConditions layout;
     Halide::Expr horizontal;  // the run-time "flip x" argument
+    // x86: horizontally mirrored RGB/RGBA rows are read directly, not through
+    // `staged`, for a scalar loop that LLVM vectorises (llvm_vectorizer()).
+    bool scalar_mirrors = false;
 };
 
 void schedule_flip_cuda(FlipFuncs f, const GpuKnobs &knobs);

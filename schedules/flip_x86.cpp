@@ -65,9 +65,9 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     const Expr x_stride = out.dim(0).stride();
     const Expr row_bytes = out.dim(0).extent() * max(x_stride, -x_stride) * out.type().bytes();
     const Expr rows = max(1, knobs.task_bytes / max(1, row_bytes));
-    // Horizontal flips of interleaved RGB/RGBA where LLVM vectorises (the
-    // AVX2 and AVX-512 entries: llvm_vectorizer, and the generator reads
-    // those pixels directly): a
+    // Horizontal flips of interleaved RGB/RGBA where the generator reads
+    // those pixels directly for LLVM's vectorizer (scalar_mirrors: the AVX2
+    // and AVX-512 entries): a
     // scalar loop over pixels, channels unrolled, which LLVM turns into three
     // (or four) dense 64-byte loads, four two-source permutes and three
     // stores per 64 pixels of uint8 (vpermt2b; vpermt2ps for float32),
@@ -88,7 +88,7 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     // 1x3x1080x1920 391 -> 144 us, float32 224x224 22.8 -> 10.8 us. The
     // SSE4.1 entry keeps the staging: LLVM's uint8 loop took 2x its time
     // there (10.7 -> 21.2 us, float32 31.3 -> 16.0 us).
-    const int mirrored_interleaved_vec = llvm_vectorizer(target) ? 1 : vec;
+    const int mirrored_interleaved_vec = f.scalar_mirrors ? 1 : vec;
     for (bool horizontal : {true, false}) {
         Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
         const int interleaved_vec = horizontal ? mirrored_interleaved_vec : vec;
