@@ -210,6 +210,11 @@ public:
     // x86 with antialias: the vertical sums of a whole output row at once,
     // taps outermost (1), or per output vector (0).
     GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 1};
+    // x86 uint8: the vertical pass's taps summed two at a time, each pair
+    // computed per output vector (1), or tap by tap (0); -1 = the tuned
+    // default: on with AVX-512 (schedules/resize_x86.cpp has the
+    // measurements). With antialias only where vertical_row_sums is on.
+    GeneratorParam<int> vertical_pairs{"vertical_pairs", -1};
     // x86 uint8: the horizontal pass stores pairs of adjacent input columns
     // per strip (1), or each tap pair forms its own from the strip (0); -1 =
     // the tuned default: stored with antialias (more taps per column).
@@ -326,15 +331,39 @@ public:
         Func resized_yx("resized_yx");
         Expr vertical_first;  // undefined where only the horizontal-first order is built
         using Product = std::function<Expr(Expr, Expr)>;
+        // The vertical uint8 pass: its taps in pairs, each pair's two
+        // products summed in a Func of its own (without antialias pure and
+        // inlined unless scheduled). x86 multiplies two int16 pairs and adds
+        // the products in one instruction (pmaddwd), which Halide emits for
+        // an Add of two widening multiplies, but the simplifier re-nests a
+        // sum inlined whole into one chain of single products; a pair
+        // computed apart keeps its Add. Integer sums: the order changes
+        // nothing.
+        std::vector<Func> tap_pairs_y;
+        const bool x86_pairs = !get_target().has_gpu_feature() &&
+                               (vertical_pairs >= 0 ? vertical_pairs > 0 : get_target().has_feature(Target::AVX512_Skylake));
+        // With antialias, x86 pairs the taps where it sums whole rows at once.
+        const bool antialias_pairs = antialias && fixed && x86_pairs && vertical_row_sums != 0;
+        RDom rpair_y(0, (taps_y.taps + 1) / 2, "rpair_y");
         auto define_sum = [&](Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel,
-                              Expr init, const Product &product) {
+                              Expr init, const Product &product, std::vector<Func> *pairs) {
             if (antialias) {
                 sum(x, y, c, n) = init;
                 sum(x, y, c, n) += product(pixel(taps.tap(r)), taps.weight(r, taps.i));
             } else {
                 Expr total = init;
-                for (int j = 0; j < filter_support(filter); j++) {
-                    total = total + product(pixel(taps.tap(j)), taps.weight(j, taps.i));
+                auto term = [&](int j) { return product(pixel(taps.tap(j)), taps.weight(j, taps.i)); };
+                const int support = filter_support(filter);
+                for (int j = 0; j < support; j++) {
+                    if (pairs && j + 1 < support) {
+                        Func pair(sum.name() + "_pair_" + std::to_string(j / 2));
+                        pair(x, y, c, n) = term(j) + term(j + 1);
+                        pairs->push_back(pair);
+                        total = total + pair(x, y, c, n);
+                        j++;
+                    } else {
+                        total = total + term(j);
+                    }
                 }
                 sum(x, y, c, n) = total;
             }
@@ -373,17 +402,31 @@ public:
                 Expr pair_weight = taps_x.weight(2 * rpair.y + rpair.x, x);
                 sum_x(x, y, c, n) += widened_product(cast<int16_t>(pair_pixel), pair_weight);
             } else {
-                define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product);
+                define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product, nullptr);
             }
             resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
-            define_sum(sum_y, taps_y, ry, resized_row, cast<int32_t>(1) << (taps_y.shift() - 1), widened_product);
+            Expr init_y = cast<int32_t>(1) << (taps_y.shift() - 1);
+            if (antialias_pairs) {
+                // The same pairs over the tap tables: a reduction over pairs,
+                // taps 2p and 2p + 1 (the tables extend past the taps with
+                // zero weights).
+                Var p("p");
+                Func pair("sum_y_pair");
+                auto term = [&](Expr k) { return widened_product(resized_row(taps_y.tap(k)), taps_y.weight(k, y)); };
+                pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
+                sum_y(x, y, c, n) = init_y;
+                sum_y(x, y, c, n) += pair(x, rpair_y, y, c, n);
+                tap_pairs_y.push_back(pair);
+            } else {
+                define_sum(sum_y, taps_y, ry, resized_row, init_y, widened_product, &tap_pairs_y);
+            }
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
             Product product = [](Expr pixel, Expr w) { return pixel * w; };
-            define_sum(sum_x, taps_x, rx, input_column, 0.0f, product);
+            define_sum(sum_x, taps_x, rx, input_column, 0.0f, product, nullptr);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
-            define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product);
+            define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
             if (get_target().has_gpu_feature() || vertical_first_below <= 0) {
                 output(x, y, c, n) = sum_y(x, y, c, n);
             } else {
@@ -395,9 +438,9 @@ public:
                 // the image shrinks enough in y.
                 auto input_row = [&](Expr tap) { return input(x, tap, c, n); };
                 auto resized_column = [&](Expr tap) { return resized_y(tap, y, c, n); };
-                define_sum(sum_y_first, taps_y, ry, input_row, 0.0f, product);
+                define_sum(sum_y_first, taps_y, ry, input_row, 0.0f, product, nullptr);
                 resized_y(x, y, c, n) = sum_y_first(x, y, c, n);
-                define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product);
+                define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product, nullptr);
                 resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
                 // The input's rows must be planar: interleaved images lost
                 // (schedules/resize_x86.cpp). Only the input's stride is
@@ -420,8 +463,10 @@ public:
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
-                                      output.dim(1).extent(), rx.x, ry.x, x, y, c, n, layout_of(input, output)};
+                                      output.dim(1).extent(), rx.x, antialias_pairs ? rpair_y.x : ry.x, x, y, c, n,
+                                      layout_of(input, output)};
             if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
+            funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
@@ -448,6 +493,7 @@ public:
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;
+                knobs.vertical_pairs = x86_pairs;
                 knobs.parallel_images = parallel_images != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }

@@ -538,7 +538,38 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // nchw/nhwc: bicubic f32 250 -> 220 / 274 -> 243 us, bilinear f32 182
     // -> 179 / 205 -> 194 us, bicubic u8 248 -> 234 us (bench/RESULTS.md).
     // vertical_vectors 1, 2 and 4 measured within 3-4% of each other.
-    if (f.constant_taps) return;
+    //
+    // uint8 sums the vertical taps two at a time (the generator's
+    // vertical_pairs): each pair, computed per output vector, kept in
+    // registers, is one multiply-add of two interleaved rows' int16 values
+    // (vpermt2w + vpmaddwd) where the chain of single taps zero-extended
+    // each row twice (vpmovzxbw, vpmovzxwd) for a multiply-add against zero
+    // halves. Sapphire Rapids variant on the H100 host (model 207), 2026-11-25,
+    // single-kernel harness, 1 thread unless noted, 4-5 interleaved rounds,
+    // off -> on: bicubic 500x400 -> 1024x1024 nchw 1382-1452 -> 1204-1295
+    // us (4 of 5 rounds), nhwc 1472-1528 -> 1310-1356 us; -> 256x256 nchw
+    // 208-217 -> 200-207 us; bilinear 345x456 -> 270x270 and 4x3x1080x1920
+    // -> 540x960 at 16 threads within the noise; with antialias (taps
+    // paired over the tables, a reduction over pairs) bicubic+aa 345x456 ->
+    // 270x270 nchw 264-324 -> 250-259 us, nhwc and bilinear+aa even to 5%
+    // faster. The build machine (AMD Zen 5, AVX-512 Skylake variant) alike:
+    // bicubic to 1024x1024 nchw 1230-1241 -> 930-939 us, nhwc 1232-1278 ->
+    // 1106-1183 us, bilinear 300x400 -> 600x700 335 -> 296 / 361 -> 337 us.
+    // The AVX2 and SSE4.1 variants lost planar (1207 -> 1261 and 1961 ->
+    // 2413 us to 1024x1024: their word interleaves cross 128-bit lanes) and
+    // won interleaved (1287 -> 1163, 1911 -> 1701 us), so they keep the
+    // chain.
+    if (f.constant_taps) {
+        if (knobs.vertical_pairs) {
+            for (Func pair : f.vertical_pairs) {
+                pair.compute_at(f.output, f.x).vectorize(f.x, vertical, TailStrategy::GuardWithIf);
+            }
+        }
+        return;
+    }
+    for (Func pair : f.vertical_pairs) {
+        pair.compute_at(f.sum_y, f.x).vectorize(f.x, vec, TailStrategy::RoundUp);
+    }
     if (knobs.vertical_row_sums) {
         // With antialias, a whole output row's sums (every channel) at once,
         // taps outermost: each tap's row index and weight are loaded once
