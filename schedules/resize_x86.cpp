@@ -549,10 +549,11 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // off -> on: bicubic 500x400 -> 1024x1024 nchw 1382-1452 -> 1204-1295
     // us (4 of 5 rounds), nhwc 1472-1528 -> 1310-1356 us; -> 256x256 nchw
     // 208-217 -> 200-207 us; bilinear 345x456 -> 270x270 and 4x3x1080x1920
-    // -> 540x960 at 16 threads within the noise; with antialias (taps
-    // paired over the tables, a reduction over pairs) bicubic+aa 345x456 ->
-    // 270x270 nchw 264-324 -> 250-259 us, nhwc and bilinear+aa even to 5%
-    // faster. The build machine (AMD Zen 5, AVX-512 Skylake variant) alike:
+    // -> 540x960 at 16 threads within the noise (nhwc slower in 3 of 4
+    // rounds, by up to 6%); with antialias (taps paired over the tables, a
+    // reduction over pairs) bicubic+aa 345x456 -> 270x270 nchw 264-324 ->
+    // 250-259 us, bilinear+aa faster in most rounds, bicubic+aa nhwc 1-2%
+    // slower (bench/RESULTS.md, 2026-11-25 afternoon). The build machine (AMD Zen 5, AVX-512 Skylake variant) alike:
     // bicubic to 1024x1024 nchw 1230-1241 -> 930-939 us, nhwc 1232-1278 ->
     // 1106-1183 us, bilinear 300x400 -> 600x700 335 -> 296 / 361 -> 337 us.
     // The AVX2 and SSE4.1 variants lost planar (1207 -> 1261 and 1961 ->
