@@ -211,10 +211,10 @@ public:
     // taps outermost (1), or per output vector (0).
     GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 1};
     // x86 uint8: the vertical pass's taps summed two at a time, each pair
-    // computed per output vector (1), or tap by tap (0); -1 = the tuned
-    // default: on with AVX-512 (schedules/resize_x86.cpp has the
-    // measurements). With antialias only where vertical_row_sums is on.
-    GeneratorParam<int> vertical_pairs{"vertical_pairs", -1};
+    // computed per output vector (1), or tap by tap (0); with antialias
+    // only where vertical_row_sums is on. schedules/resize_x86.cpp has the
+    // measurements.
+    GeneratorParam<int> vertical_pairs{"vertical_pairs", 1};
     // x86 uint8: the horizontal pass stores pairs of adjacent input columns
     // per strip (1), or each tap pair forms its own from the strip (0); -1 =
     // the tuned default: stored with antialias (more taps per column).
@@ -340,8 +340,7 @@ public:
         // computed apart keeps its Add. Integer sums: the order changes
         // nothing.
         std::vector<Func> tap_pairs_y;
-        const bool x86_pairs = !get_target().has_gpu_feature() &&
-                               (vertical_pairs >= 0 ? vertical_pairs > 0 : get_target().has_feature(Target::AVX512_Skylake));
+        const bool x86_pairs = !get_target().has_gpu_feature() && vertical_pairs > 0;
         // With antialias, x86 pairs the taps where it sums whole rows at once.
         const bool antialias_pairs = antialias && fixed && x86_pairs && vertical_row_sums != 0;
         RDom rpair_y(0, (taps_y.taps + 1) / 2, "rpair_y");
@@ -493,7 +492,7 @@ public:
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;
-                knobs.vertical_pairs = x86_pairs;
+                knobs.vertical_pairs = x86_pairs && fixed;
                 knobs.parallel_images = parallel_images != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }

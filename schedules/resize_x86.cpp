@@ -521,6 +521,14 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     out.planar_lanes = out.interleaved_lanes = vertical;
     out.rows = knobs.rows_per_task;
     out.images = knobs.parallel_images ? OutputLoops::Images::in_parallel : OutputLoops::Images::in_turn;
+    // Rows at least a vector wide: the last vector shifted inwards (the
+    // tap pairs' comment below says why).
+    const bool pairs_per_vector = f.constant_taps && knobs.vertical_pairs && !f.vertical_pairs.empty();
+    if (pairs_per_vector) {
+        OutputLoops whole = out;
+        whole.tail = TailStrategy::ShiftInwards;
+        schedule_output_loops(f.output.specialize(f.out_width >= vertical), f.x, f.y, f.c, f.n, f.layout, whole);
+    }
     const OutputLoopVars loops = schedule_output_loops(f.output, f.x, f.y, f.c, f.n, f.layout, out);
 
     const Expr whole = f.in_width >= v && f.in_height >= v && f.out_width >= v;
@@ -542,26 +550,34 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // uint8 sums the vertical taps two at a time (the generator's
     // vertical_pairs): each pair, computed per output vector, kept in
     // registers, is one multiply-add of two interleaved rows' int16 values
-    // (vpermt2w + vpmaddwd) where the chain of single taps zero-extended
-    // each row twice (vpmovzxbw, vpmovzxwd) for a multiply-add against zero
-    // halves. Sapphire Rapids variant on the H100 host (model 207), 2026-11-25,
-    // single-kernel harness, 1 thread unless noted, 4-5 interleaved rounds,
-    // off -> on: bicubic 500x400 -> 1024x1024 nchw 1382-1452 -> 1204-1295
-    // us (4 of 5 rounds), nhwc 1472-1528 -> 1310-1356 us; -> 256x256 nchw
+    // (vpermt2w + vpmaddwd on AVX-512) where the chain of single taps
+    // zero-extended each row twice (vpmovzxbw, vpmovzxwd) for a multiply-add
+    // against zero halves. Sapphire Rapids variant on the H100 host (model
+    // 207), 2026-11-25, single-kernel harness, 1 thread unless noted, 4-5
+    // interleaved rounds, off -> on (output rows with guarded tails, see
+    // below): bicubic 500x400 -> 1024x1024 nchw 1382-1452 -> 1204-1295 us
+    // (4 of 5 rounds), nhwc 1472-1528 -> 1310-1356 us; -> 256x256 nchw
     // 208-217 -> 200-207 us; bilinear 345x456 -> 270x270 and 4x3x1080x1920
     // -> 540x960 at 16 threads within the noise (nhwc slower in 3 of 4
     // rounds, by up to 6%); with antialias (taps paired over the tables, a
     // reduction over pairs) bicubic+aa 345x456 -> 270x270 nchw 264-324 ->
     // 250-259 us, bilinear+aa faster in most rounds, bicubic+aa nhwc 1-2%
-    // slower (bench/RESULTS.md, 2026-11-25 afternoon). The build machine (AMD Zen 5, AVX-512 Skylake variant) alike:
-    // bicubic to 1024x1024 nchw 1230-1241 -> 930-939 us, nhwc 1232-1278 ->
-    // 1106-1183 us, bilinear 300x400 -> 600x700 335 -> 296 / 361 -> 337 us.
-    // The AVX2 and SSE4.1 variants lost planar (1207 -> 1261 and 1961 ->
-    // 2413 us to 1024x1024: their word interleaves cross 128-bit lanes) and
-    // won interleaved (1287 -> 1163, 1911 -> 1701 us), so they keep the
-    // chain.
+    // slower (bench/RESULTS.md, 2026-11-25 afternoon). Computed per output
+    // vector of a row with a guarded tail, each pair's production sat in a
+    // test that its vector is not empty, and its row indices were
+    // recomputed per vector; rows at least a vector wide end in a vector
+    // shifted inwards instead, which needs no test. Build machine (AMD Zen
+    // 5), bicubic 500x400 -> 1024x1024 nchw, 5 rounds: guarded 930-991 us,
+    // shifted 893-916 us (300x400 -> 600x700: 417-418 vs 385-387 us);
+    // off -> on (shifted): AVX-512 Skylake variant 1258-1284 -> 897-949
+    // us, nhwc 1375-1462 -> 1118-1120 us; AVX2 variant 1195-1226 ->
+    // 983-996 us, nhwc 1258-1269 -> 1157-1163 us, 256x256 235 -> 223 us;
+    // SSE4.1 1988-2487 -> 1496-1942 us, 256x256 479-562 -> 448-465 us;
+    // bicubic+aa 345x456 -> 270x270 nchw AVX2 298 -> 261 us, SSE4.1 584 ->
+    // 433 us. (Guarded, the AVX2 and SSE4.1 variants had lost on planar
+    // rows.)
     if (f.constant_taps) {
-        if (knobs.vertical_pairs) {
+        if (pairs_per_vector) {
             for (Func pair : f.vertical_pairs) {
                 pair.compute_at(f.output, f.x).vectorize(f.x, vertical, TailStrategy::GuardWithIf);
             }

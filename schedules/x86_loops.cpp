@@ -38,7 +38,7 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
             s.parallel(task);
             if (o.images == OutputLoops::Images::in_parallel) s.parallel(n);
         }
-        if (vec > 1) s.vectorize(x, vec, TailStrategy::GuardWithIf);
+        if (vec > 1) s.vectorize(x, vec, o.tail);
     };
     for (int channels : {3, 4}) {
         Stage s = f.specialize(layout.interleaved(channels));

@@ -47,6 +47,10 @@ struct OutputLoops {
     // false: planar layouts are left to the caller, which has specialised
     // on them itself (else this specialisation would be that one).
     bool planar = true;
+    // How x vectors end a row: GuardWithIf works for any width; ShiftInwards
+    // (the last vector overlaps the one before) only where the caller has
+    // specialised on rows at least a vector wide.
+    Halide::TailStrategy tail = Halide::TailStrategy::GuardWithIf;
 };
 
 // The loops schedule_output_loops makes, for intermediates computed inside
