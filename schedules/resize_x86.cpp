@@ -548,34 +548,31 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // vertical_vectors 1, 2 and 4 measured within 3-4% of each other.
     //
     // uint8 sums the vertical taps two at a time (the generator's
-    // vertical_pairs): each pair, computed per output vector, kept in
+    // vertical_pairs): each pair, computed per output vector and kept in
     // registers, is one multiply-add of two interleaved rows' int16 values
-    // (vpermt2w + vpmaddwd on AVX-512) where the chain of single taps
+    // (vpermt2w + vpmaddwd on AVX-512), where the chain of single taps
     // zero-extended each row twice (vpmovzxbw, vpmovzxwd) for a multiply-add
-    // against zero halves. Sapphire Rapids variant on the H100 host (model
-    // 207), 2026-11-25, single-kernel harness, 1 thread unless noted, 4-5
-    // interleaved rounds, off -> on (output rows with guarded tails, see
-    // below): bicubic 500x400 -> 1024x1024 nchw 1382-1452 -> 1204-1295 us
-    // (4 of 5 rounds), nhwc 1472-1528 -> 1310-1356 us; -> 256x256 nchw
-    // 208-217 -> 200-207 us; bilinear 345x456 -> 270x270 and 4x3x1080x1920
-    // -> 540x960 at 16 threads within the noise (nhwc slower in 3 of 4
-    // rounds, by up to 6%); with antialias (taps paired over the tables, a
-    // reduction over pairs) bicubic+aa 345x456 -> 270x270 nchw 264-324 ->
-    // 250-259 us, bilinear+aa faster in most rounds, bicubic+aa nhwc 1-2%
-    // slower (bench/RESULTS.md, 2026-11-25 afternoon). Computed per output
-    // vector of a row with a guarded tail, each pair's production sat in a
-    // test that its vector is not empty, and its row indices were
-    // recomputed per vector; rows at least a vector wide end in a vector
-    // shifted inwards instead, which needs no test. Build machine (AMD Zen
-    // 5), bicubic 500x400 -> 1024x1024 nchw, 5 rounds: guarded 930-991 us,
-    // shifted 893-916 us (300x400 -> 600x700: 417-418 vs 385-387 us);
-    // off -> on (shifted): AVX-512 Skylake variant 1258-1284 -> 897-949
-    // us, nhwc 1375-1462 -> 1118-1120 us; AVX2 variant 1195-1226 ->
-    // 983-996 us, nhwc 1258-1269 -> 1157-1163 us, 256x256 235 -> 223 us;
-    // SSE4.1 1988-2487 -> 1496-1942 us, 256x256 479-562 -> 448-465 us;
-    // bicubic+aa 345x456 -> 270x270 nchw AVX2 298 -> 261 us, SSE4.1 584 ->
-    // 433 us. (Guarded, the AVX2 and SSE4.1 variants had lost on planar
-    // rows.)
+    // against zero halves. With antialias the pairs are a reduction over
+    // the tap tables, per vector of the row sums. Without antialias, rows
+    // at least a vector wide end in a vector shifted inwards (above): after
+    // a guarded tail, each pair's production sat in a test that its vector
+    // is not empty, which kept LLVM from hoisting the pair's row indices
+    // out of the row (build machine, 5 rounds, bicubic 500x400 -> 1024x1024
+    // nchw 930-991 -> 893-916 us; guarded, the AVX2 and SSE4.1 variants
+    // lost on planar rows). Sapphire Rapids variant on the H100 host (model
+    // 207), 2026-11-25 afternoon, single-kernel harness, 1 thread unless
+    // noted, 4-5 interleaved rounds, pairs off -> on (bench/RESULTS.md has
+    // every row): bicubic 500x400 -> 1024x1024 nchw 1614-1938 -> 1393-1757
+    // us, nhwc 1668-1879 -> 1494-1987 us (faster in 4 of 5 rounds each);
+    // -> 256x256 nchw 255-295 -> 241-279 us; bilinear 345x456 -> 270x270
+    // nchw 162-237 -> 151-177 us, 300x400 -> 600x700 473-519 -> 467-480
+    // us; bicubic+aa 345x456 -> 270x270 nchw 264-324 -> 250-259 us (an
+    // earlier run). Slower: bilinear 4x3x1080x1920 -> 540x960 nhwc at 16
+    // threads, 801-843 -> 853-899 us (memory-bound; even in nchw). Build
+    // machine (AMD Zen 5), forced variants, bicubic to 1024x1024 nchw:
+    // AVX-512 Skylake 1258-1284 -> 897-949 us, AVX2 1195-1226 -> 983-996
+    // us, SSE4.1 1988-2487 -> 1496-1942 us; bicubic+aa 345x456 -> 270x270
+    // nchw AVX2 298 -> 261 us, SSE4.1 584 -> 433 us.
     if (f.constant_taps) {
         if (pairs_per_vector) {
             for (Func pair : f.vertical_pairs) {
