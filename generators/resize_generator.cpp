@@ -331,14 +331,14 @@ public:
         Func resized_yx("resized_yx");
         Expr vertical_first;  // undefined where only the horizontal-first order is built
         using Product = std::function<Expr(Expr, Expr)>;
-        // The vertical uint8 pass: its taps in pairs, each pair's two
-        // products summed in a Func of its own (without antialias pure and
-        // inlined unless scheduled). x86 multiplies two int16 pairs and adds
-        // the products in one instruction (pmaddwd), which Halide emits for
-        // an Add of two widening multiplies, but the simplifier re-nests a
-        // sum inlined whole into one chain of single products; a pair
-        // computed apart keeps its Add. Integer sums: the order changes
-        // nothing.
+        // The vertical uint8 pass on x86: its taps in pairs, each pair's two
+        // products summed in a Func of its own, which the schedule computes
+        // per output vector. x86 multiplies two int16 pairs and adds the
+        // products in one instruction (pmaddwd), which Halide emits for an
+        // Add of two widening multiplies, but lowering (its grouping of loop
+        // invariants) re-nests a sum inlined whole into one chain of single
+        // products; a pair computed apart keeps its Add. Integer sums: the
+        // order changes nothing. (CUDA keeps the chain.)
         std::vector<Func> tap_pairs_y;
         const bool x86_pairs = !get_target().has_gpu_feature() && vertical_pairs > 0;
         // With antialias, x86 pairs the taps where it sums whole rows at once.
@@ -417,7 +417,7 @@ public:
                 sum_y(x, y, c, n) += pair(x, rpair_y, y, c, n);
                 tap_pairs_y.push_back(pair);
             } else {
-                define_sum(sum_y, taps_y, ry, resized_row, init_y, widened_product, &tap_pairs_y);
+                define_sum(sum_y, taps_y, ry, resized_row, init_y, widened_product, x86_pairs ? &tap_pairs_y : nullptr);
             }
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
