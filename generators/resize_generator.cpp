@@ -339,19 +339,31 @@ public:
         // invariants) re-nests a sum inlined whole into one chain of single
         // products; a pair computed apart keeps its Add. Integer sums: the
         // order changes nothing. (CUDA keeps the chain.)
-        std::vector<Func> tap_pairs_y;
-        const bool x86_pairs = !get_target().has_gpu_feature() && vertical_pairs > 0;
         // With antialias, x86 pairs the taps where it sums whole rows at once.
-        const bool antialias_pairs = antialias && fixed && x86_pairs && vertical_row_sums != 0;
+        const bool pairs_y = fixed && !get_target().has_gpu_feature() && vertical_pairs > 0 &&
+                             (!antialias || vertical_row_sums != 0);
+        std::vector<Func> tap_pairs_y;
         RDom rpair_y(0, (taps_y.taps + 1) / 2, "rpair_y");
+        const RVar r_y = antialias && pairs_y ? rpair_y.x : ry.x;  // the vertical reduction's taps or pairs
+        // With `pairs`, the sum's taps two at a time, each pair a Func
+        // appended there; with antialias `r` then runs over the pairs, taps
+        // 2r and 2r + 1 (the tables extend past the taps with zero weights).
         auto define_sum = [&](Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel,
                               Expr init, const Product &product, std::vector<Func> *pairs) {
+            auto term = [&](Expr k) { return product(pixel(taps.tap(k)), taps.weight(k, taps.i)); };
             if (antialias) {
                 sum(x, y, c, n) = init;
-                sum(x, y, c, n) += product(pixel(taps.tap(r)), taps.weight(r, taps.i));
+                if (pairs) {
+                    Var p("p");
+                    Func pair(sum.name() + "_pair");
+                    pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
+                    pairs->push_back(pair);
+                    sum(x, y, c, n) += pair(x, r, y, c, n);
+                } else {
+                    sum(x, y, c, n) += term(r);
+                }
             } else {
                 Expr total = init;
-                auto term = [&](int j) { return product(pixel(taps.tap(j)), taps.weight(j, taps.i)); };
                 const int support = filter_support(filter);
                 for (int j = 0; j < support; j++) {
                     if (pairs && j + 1 < support) {
@@ -404,21 +416,8 @@ public:
                 define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product, nullptr);
             }
             resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
-            Expr init_y = cast<int32_t>(1) << (taps_y.shift() - 1);
-            if (antialias_pairs) {
-                // The same pairs over the tap tables: a reduction over pairs,
-                // taps 2p and 2p + 1 (the tables extend past the taps with
-                // zero weights).
-                Var p("p");
-                Func pair("sum_y_pair");
-                auto term = [&](Expr k) { return widened_product(resized_row(taps_y.tap(k)), taps_y.weight(k, y)); };
-                pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
-                sum_y(x, y, c, n) = init_y;
-                sum_y(x, y, c, n) += pair(x, rpair_y, y, c, n);
-                tap_pairs_y.push_back(pair);
-            } else {
-                define_sum(sum_y, taps_y, ry, resized_row, init_y, widened_product, x86_pairs ? &tap_pairs_y : nullptr);
-            }
+            define_sum(sum_y, taps_y, r_y, resized_row, cast<int32_t>(1) << (taps_y.shift() - 1), widened_product,
+                       pairs_y ? &tap_pairs_y : nullptr);
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
@@ -462,8 +461,7 @@ public:
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
-                                      output.dim(1).extent(), rx.x, antialias_pairs ? rpair_y.x : ry.x, x, y, c, n,
-                                      layout_of(input, output)};
+                                      output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output)};
             if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
@@ -492,7 +490,6 @@ public:
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;
-                knobs.vertical_pairs = x86_pairs && fixed;
                 knobs.parallel_images = parallel_images != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }

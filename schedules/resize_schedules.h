@@ -39,9 +39,6 @@ struct ResizeKnobs {
     // bilinear/bicubic with antialias: the vertical sums of a whole output
     // row at once, taps outermost (else per output vector, taps innermost)
     bool vertical_row_sums = false;
-    // uint8: the vertical pass's tap pairs computed per output vector
-    // (pmaddwd), else inlined into one chain of products (no antialias)
-    bool vertical_pairs = false;
     // bilinear/bicubic: the images of a batch in parallel, around each
     // image's parallel loops (nested tasks)
     bool parallel_images = false;
@@ -109,10 +106,10 @@ struct FilteredResizeFuncs {
         Halide::RVar lane, pair;  // lane j of pair p is tap 2p + j
     };
     PairedTaps paired;
-    // uint8: sum_y's taps summed two at a time. Without antialias each pair
-    // is a pure Func (x, y, c, n) that sum_y adds up; with antialias (x86,
-    // paired) one Func (x, p, y, c, n) over which sum_y reduces (ry is then
-    // the RVar over pairs).
+    // uint8 on x86: sum_y's taps summed two at a time (none: not built).
+    // Without antialias each pair is a pure Func (x, y, c, n) that sum_y
+    // adds up; with antialias one Func (x, p, y, c, n) over which sum_y
+    // reduces (ry is then the RVar over pairs).
     std::vector<Halide::Func> vertical_pairs;
 };
 

@@ -523,7 +523,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     out.images = knobs.parallel_images ? OutputLoops::Images::in_parallel : OutputLoops::Images::in_turn;
     // Rows at least a vector wide: the last vector shifted inwards (the
     // tap pairs' comment below says why).
-    const bool pairs_per_vector = f.constant_taps && knobs.vertical_pairs && !f.vertical_pairs.empty();
+    const bool pairs_per_vector = f.constant_taps && !f.vertical_pairs.empty();
     if (pairs_per_vector) {
         OutputLoops whole = out;
         whole.tail = TailStrategy::ShiftInwards;
