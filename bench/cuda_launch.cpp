@@ -1,0 +1,243 @@
+// Where the time of a small CUDA call goes (a measuring tool, not a test).
+//
+// bench_hres --device cuda times calls in batches of 20 between stream
+// synchronisations, as a stream of calls runs. A batch costs the larger of
+// two times: the host's, enqueueing the 20 calls, and the GPU's, running
+// them. This prints both, per call, for
+//   * an empty kernel launched through the driver API alone: the floor any
+//     one-launch call pays on this machine;
+//   * hres's flip kernel called as a Halide pipeline, buffers wrapped once:
+//     what Halide's runtime adds to the launch;
+//   * hres::flip and a few seed resizes through the wrapper: what the
+//     argument checks, the buffer views and the cached tap tables add;
+// and, host only, the driver calls Halide's runtime makes on every launch.
+// bench/RESULTS.md has the numbers and what they mean for the targets.
+//
+//   bench_cuda_launch [ROUNDS] [BATCHES]
+// Each round times every case in turn; each cell is the best round's median
+// (the host is shared and noisy).
+#include "hres/hres.h"
+
+#include "HalideRuntime.h"
+#include "HalideRuntimeCuda.h"
+#include "hres_flip_u8_cuda.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using CUresult = int;
+
+// The driver entry points used here, loaded at run time as the library does.
+struct Driver {
+    CUresult (*cuDevicePrimaryCtxRetain)(void **, int);
+    CUresult (*cuCtxSetCurrent)(void *);
+    CUresult (*cuCtxPushCurrent)(void *);
+    CUresult (*cuCtxPopCurrent)(void **);
+    CUresult (*cuModuleLoadData)(void **, const void *);
+    CUresult (*cuModuleGetFunction)(void **, void *, const char *);
+    CUresult (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
+                               void **, void **);
+    CUresult (*cuStreamSynchronize)(void *);
+};
+
+template<typename F>
+bool bind(void *library, const char *name, F *fn) {
+    *fn = reinterpret_cast<F>(dlsym(library, name));
+    return *fn != nullptr;
+}
+
+bool load(Driver *d) {
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    return library && bind(library, "cuDevicePrimaryCtxRetain", &d->cuDevicePrimaryCtxRetain) &&
+           bind(library, "cuCtxSetCurrent", &d->cuCtxSetCurrent) &&
+           bind(library, "cuCtxPushCurrent_v2", &d->cuCtxPushCurrent) &&
+           bind(library, "cuCtxPopCurrent_v2", &d->cuCtxPopCurrent) &&
+           bind(library, "cuModuleLoadData", &d->cuModuleLoadData) &&
+           bind(library, "cuModuleGetFunction", &d->cuModuleGetFunction) &&
+           bind(library, "cuLaunchKernel", &d->cuLaunchKernel) &&
+           bind(library, "cuStreamSynchronize", &d->cuStreamSynchronize);
+}
+
+// A kernel that does nothing, as PTX for the driver's JIT.
+constexpr char kEmptyKernel[] =
+    ".version 7.0\n.target sm_50\n.address_size 64\n"
+    ".visible .entry empty(.param .u64 unused)\n{\n ret;\n}\n";
+
+constexpr int kCallsPerBatch = 20;  // as bench_hres times GPU calls
+int batches = 200;
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// A case: one call, and the wait that ends a batch of them.
+struct Case {
+    std::string what;
+    std::function<bool()> call;
+    std::function<void()> wait;
+    double enqueue = 1e30, total = 1e30;  // best medians so far, us per call
+};
+
+// One round of a case: per call, the host's enqueueing and the whole batch
+// (enqueue + wait).
+void time_case(Case &c) {
+    std::vector<double> enqueue, total;
+    for (int b = 0; b < batches + 10; b++) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < kCallsPerBatch; i++) {
+            if (!c.call()) {
+                std::printf("%s: call failed\n", c.what.c_str());
+                std::exit(1);
+            }
+        }
+        const auto t1 = Clock::now();
+        c.wait();
+        const auto t2 = Clock::now();
+        if (b < 10) continue;  // warm-up (module loads, table uploads)
+        enqueue.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kCallsPerBatch);
+        total.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count() / kCallsPerBatch);
+    }
+    c.enqueue = std::min(c.enqueue, median(enqueue));
+    c.total = std::min(c.total, median(total));
+}
+
+void host_only(const char *what, const std::function<void()> &call) {
+    std::vector<double> ns;
+    for (int b = 0; b < 200; b++) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < 1000; i++) call();
+        ns.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / 1000);
+    }
+    std::printf("| %s | %.0f ns |\n", what, median(ns));
+}
+
+// A device image of `dtype`, NCHW, left uninitialised (only times are read).
+hres::Image device_image(hres::DType dtype, int n, int c, int h, int w) {
+    void *data = nullptr;
+    if (!hres::cuda_malloc(hres::dtype_size(dtype) * n * c * h * w, &data)) {
+        std::printf("cuda_malloc failed\n");
+        std::exit(1);
+    }
+    return hres::nchw(data, dtype, n, c, h, w, hres::Device::cuda);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+    if (argc > 2) batches = std::max(10, std::atoi(argv[2]));
+    Driver d{};
+    if (!load(&d) || !hres::cuda_available()) {
+        std::printf("bench_cuda_launch: needs a CUDA GPU and its driver\n");
+        return 1;
+    }
+    std::printf("GPU: %s; batches of %d calls between synchronisations, median of %d batches, best of %d "
+                "rounds\n\n",
+                hres::cuda_device_name().c_str(), kCallsPerBatch, batches, rounds);
+    // The primary context current, as a CUDA runtime or PyTorch user has it.
+    void *primary = nullptr;
+    if (d.cuDevicePrimaryCtxRetain(&primary, 0) != 0 || d.cuCtxSetCurrent(primary) != 0) {
+        std::printf("cannot make the primary context current\n");
+        return 1;
+    }
+    void *module = nullptr, *empty = nullptr;
+    if (d.cuModuleLoadData(&module, kEmptyKernel) != 0 || d.cuModuleGetFunction(&empty, module, "empty") != 0) {
+        std::printf("cannot load the empty kernel\n");
+        return 1;
+    }
+    unsigned long long unused = 0;
+    void *empty_args[] = {&unused};
+    const auto driver_wait = [&] { d.cuStreamSynchronize(nullptr); };
+    const auto hres_wait = [] { (void)hres::cuda_synchronize(); };
+
+    std::vector<Case> cases;
+    cases.push_back({"empty kernel, driver API, 1 block of 32", [&] {
+        return d.cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, nullptr, empty_args, nullptr) == 0;
+    }, driver_wait});
+    cases.push_back({"empty kernel, driver API, 1176 blocks of 256", [&] {
+        return d.cuLaunchKernel(empty, 1176, 1, 1, 256, 1, 1, 0, nullptr, empty_args, nullptr) == 0;
+    }, driver_wait});
+
+    const hres::Image flip_in = device_image(hres::DType::u8, 1, 3, 224, 224);
+    const hres::Image flip_out = device_image(hres::DType::u8, 1, 3, 224, 224);
+    halide_dimension_t dims_in[4], dims_out[4];
+    halide_buffer_t in{}, out{};
+    for (auto [buffer, dims, image] : {std::tuple{&in, dims_in, &flip_in}, std::tuple{&out, dims_out, &flip_out}}) {
+        dims[0] = {0, 224, 1, 0};
+        dims[1] = {0, 224, 224, 0};
+        dims[2] = {0, 3, 224 * 224, 0};
+        dims[3] = {0, 1, 3 * 224 * 224, 0};
+        buffer->dimensions = 4;
+        buffer->dim = dims;
+        buffer->type = halide_type_t(halide_type_uint, 8);
+        halide_cuda_wrap_device_ptr(nullptr, buffer, uint64_t(reinterpret_cast<uintptr_t>(image->data)));
+    }
+    cases.push_back({"hflip 1x3x224x224 u8: the Halide pipeline, buffers wrapped once",
+                     [&] { return hres_flip_u8_cuda(&in, true, false, &out) == 0; }, hres_wait});
+    cases.push_back({"hflip 1x3x224x224 u8: hres::flip",
+                     [&] { return hres::flip(flip_in, flip_out, hres::FlipAxes::horizontal).ok(); }, hres_wait});
+
+    struct Resize {
+        const char *what;
+        int n, h, w, oh, ow;
+        hres::Interp mode;
+        bool antialias;
+        hres::Image src, dst;
+    };
+    Resize resizes[] = {
+        {"nearest f32 1x3x300x400 -> 600x700: hres::resize", 1, 300, 400, 600, 700, hres::Interp::nearest, false},
+        {"bilinear f32 1x3x345x456 -> 270x270: hres::resize", 1, 345, 456, 270, 270, hres::Interp::bilinear, false},
+        {"bilinear+aa f32 1x3x345x456 -> 270x270: hres::resize", 1, 345, 456, 270, 270, hres::Interp::bilinear,
+         true},
+        {"bilinear+aa f32 4x3x345x456 -> 270x270: hres::resize", 4, 345, 456, 270, 270, hres::Interp::bilinear,
+         true},
+    };
+    for (Resize &r : resizes) {
+        r.src = device_image(hres::DType::f32, r.n, 3, r.h, r.w);
+        r.dst = device_image(hres::DType::f32, r.n, 3, r.oh, r.ow);
+        cases.push_back({r.what, [&r] {
+            hres::ResizeOptions options;
+            options.mode = r.mode;
+            options.antialias = r.antialias;
+            return hres::resize(r.src, r.dst, options).ok();
+        }, hres_wait});
+    }
+
+    for (int round = 0; round < rounds; round++) {
+        for (Case &c : cases) time_case(c);
+    }
+    std::printf("| per call | enqueue us | enqueue + run us |\n|---|---|---|\n");
+    for (const Case &c : cases) std::printf("| %s | %.2f | %.2f |\n", c.what.c_str(), c.enqueue, c.total);
+
+    halide_cuda_detach_device_ptr(nullptr, &in);
+    halide_cuda_detach_device_ptr(nullptr, &out);
+    for (const Resize &r : resizes) {
+        (void)hres::cuda_free(r.src.data);
+        (void)hres::cuda_free(r.dst.data);
+    }
+    (void)hres::cuda_free(flip_in.data);
+    (void)hres::cuda_free(flip_out.data);
+
+    std::printf("\n| host only, per call | time |\n|---|---|\n");
+    host_only("cuCtxPushCurrent + cuCtxPopCurrent", [&] {
+        void *old = nullptr;
+        d.cuCtxPushCurrent(primary);
+        d.cuCtxPopCurrent(&old);
+    });
+    host_only("cuModuleGetFunction", [&] {
+        void *f = nullptr;
+        d.cuModuleGetFunction(&f, module, "empty");
+    });
+    return 0;
+}
