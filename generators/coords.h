@@ -29,6 +29,24 @@ using Halide::Internal::make_zero;
 // keeps the plain operation: strict_float already stops contraction there.
 inline Expr on_cuda(Expr cuda, Expr cpu) { return select(target_has_feature(Target::CUDA), cuda, cpu); }
 
+// `e` with on_cuda's CPU forms chosen: for an Expr that a schedule hands to
+// Halide outside any Func (a bound_storage extent), whose target queries
+// Halide leaves unresolved, and which runs on the host. There the two forms
+// agree (runtime/src/cuda.cpp defines the libdevice primitives plainly).
+inline Expr host_form(Expr e) {
+    using namespace Halide::Internal;
+    class CpuForms : public IRMutator {
+        using IRMutator::visit;
+        Expr visit(const Call *op) override {
+            if (op->is_intrinsic(Call::target_has_feature) && is_const(op->args[0], int(Target::CUDA))) {
+                return const_false();
+            }
+            return IRMutator::visit(op);
+        }
+    };
+    return CpuForms().mutate(e);
+}
+
 inline Expr libdevice(const char *name, const std::vector<Expr> &args) {
     return Halide::Internal::Call::make(Float(32), name, args, Halide::Internal::Call::PureExtern);
 }

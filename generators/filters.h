@@ -10,6 +10,8 @@
 #include "boundary.h"
 #include "coords.h"
 
+#include <functional>
+
 namespace hres {
 
 using namespace Halide;
@@ -71,6 +73,10 @@ struct AxisTaps {
     // inference which input rows a tile of outputs reads, which the
     // data-dependent start(i) cannot.
     Expr lowest, highest;
+    // The most input indices that any `count` consecutive outputs read
+    // between those bounds, as one expression: a per-tile buffer sized by it
+    // needs no evaluation of every tile's window.
+    std::function<Expr(int count)> window_extent;
 
     // Optional (k, i) -> tap k's input index, already clamped: see
     // with_index_table.
@@ -123,6 +129,14 @@ inline void set_window(AxisTaps &taps, Expr unchanged, Expr scale, Expr in, Expr
     // itself: there the taps are clamped to the image alone.
     taps.lowest = on_cuda(lowest, 0);
     taps.highest = on_cuda(highest, in - 1);
+    // Outputs i0 .. i0 + count - 1 read floor(s*(i0 + count)) - floor(s*i0)
+    // + 2*reach + 1 <= ceil(s*count) + 2*reach + 1 indices (clamping only
+    // narrows that); one more for the rounding of the float64 products.
+    // Schedules size buffers on the host with it (host_form).
+    taps.window_extent = [=](int count) {
+        Expr span = cast<int>(ceil(s * count)) + 2 * reach + 2;
+        return host_form(select(unchanged, count, min(span, in)));
+    };
 }
 
 // Rounds half away from zero into int16, as PyTorch does for its weights.

@@ -462,6 +462,7 @@ public:
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output)};
+            funcs.input_rows_read = taps_y.window_extent;
             if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};

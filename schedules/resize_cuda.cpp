@@ -139,6 +139,20 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
     // taps the saved weight loads count for less.
     Var yo("yo"), yi("yi"), yr("yr"), yt("yt");
     f.resized_x.store_in(MemoryType::Heap);
+    // Its buffer is sized for the tallest block's window of input rows by
+    // one expression (generators/filters.h). Left to bounds inference, the
+    // size was the largest of every block's window, evaluated on the host
+    // in a loop over the grid before each launch: 1-1.5 us of a call's 2.5
+    // us of host time (bench/cuda_launch.cpp with a stub driver, build
+    // machine). H100, 2026-11-25, bench_hres --device cuda, old and new
+    // alternating, 2 rounds, together with the wrapper's cheaper cache key
+    // (runtime/src/resize.cpp): 1x3x345x456 -> 270x270 antialiased rows
+    // 9.5-10.9 -> 7.3-9.4 us per call (f32 nchw bilinear+aa 9.5 / 10.3 ->
+    // 9.2 / 7.3, bicubic+aa 10.0 / 10.2 -> 8.6 / 8.3); the 4x3 and
+    // 4x3x1080x1920 rows, bound by the GPU, within 0.5 us.
+    const int block_rows = knobs.tile_height * std::max({1, knobs.rows_per_thread, knobs.rows_per_thread_few,
+                                                         knobs.interleaved_rows, knobs.interleaved_rows_few});
+    f.resized_x.bound_storage(f.x, knobs.tile_width).bound_storage(f.y, f.input_rows_read(block_rows));
     const int rows = std::max(knobs.horizontal_rows, 1);
     if (rows == 1) {
         // (The branch below at one row is other code, not measured: Halide

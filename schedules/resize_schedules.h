@@ -6,6 +6,7 @@
 #include "cuda_loops.h"
 #include "layout.h"
 
+#include <functional>
 #include <vector>
 
 namespace hres {
@@ -111,6 +112,9 @@ struct FilteredResizeFuncs {
     // adds up; with antialias one Func (x, p, y, c, n) over which sum_y
     // reduces (ry is then the RVar over pairs).
     std::vector<Halide::Func> vertical_pairs;
+    // CUDA: the most input rows that any `rows` consecutive output rows read
+    // (a bound of the vertical taps' window, generators/filters.h).
+    std::function<Halide::Expr(int rows)> input_rows_read;
 };
 
 // The CUDA filtered resize's own knobs, beside the shared loop knobs.

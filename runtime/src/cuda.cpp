@@ -271,7 +271,8 @@ struct TableCache {
         CUdeviceptr device;
         std::vector<unsigned char> host;  // the same bytes
     };
-    std::map<std::string, Entry> entries;  // key: context, then the caller's key
+    // Keyed by (context, the caller's key): a context's entries are adjacent.
+    std::map<std::pair<unsigned long long, std::string>, Entry> entries;
 };
 
 TableCache &table_cache() {
@@ -282,10 +283,10 @@ TableCache &table_cache() {
 // Entries kept per context before they are all dropped (each a few KB).
 constexpr size_t kTableEntriesPerContext = 256;
 
-std::string context_key(CUcontext context) {
+unsigned long long context_id(CUcontext context) {
     unsigned long long id = 0;
-    if (driver().cuCtxGetId && driver().cuCtxGetId(context, &id) == 0) return "id" + std::to_string(id) + "/";
-    return "ctx" + std::to_string(reinterpret_cast<uintptr_t>(context)) + "/";
+    if (driver().cuCtxGetId && driver().cuCtxGetId(context, &id) == 0) return id;
+    return reinterpret_cast<uintptr_t>(context);
 }
 
 }  // namespace
@@ -295,20 +296,19 @@ Status with_device_tables(const std::string &key, size_t bytes, const std::funct
     std::string problem;
     CUcontext context = caller_context(&problem);
     if (!context) return Status::error(problem);
-    const std::string prefix = context_key(context);
-    const std::string full_key = prefix + key;
+    const unsigned long long id = context_id(context);
     TableCache &cache = table_cache();
     std::lock_guard<std::mutex> lock(cache.mutex);
-    auto found = cache.entries.find(full_key);
+    auto found = cache.entries.find({id, key});
     if (found == cache.entries.end()) {
         std::vector<unsigned char> host(bytes);
         if (Status s = fill(host.data()); !s) return s;
         CUdeviceptr device = 0;
         Status made = in_context("device tables", [&](const Driver &d) {
-            auto first = cache.entries.lower_bound(prefix);
+            auto first = cache.entries.lower_bound({id, std::string()});
             auto last = first;
             size_t count = 0;
-            while (last != cache.entries.end() && last->first.compare(0, prefix.size(), prefix) == 0) {
+            while (last != cache.entries.end() && last->first.first == id) {
                 ++last;
                 ++count;
             }
@@ -324,7 +324,7 @@ Status with_device_tables(const std::string &key, size_t bytes, const std::funct
             return r;
         });
         if (!made) return made;
-        found = cache.entries.emplace(full_key, TableCache::Entry{device, std::move(host)}).first;
+        found = cache.entries.emplace(std::pair{id, key}, TableCache::Entry{device, std::move(host)}).first;
     }
     return use(reinterpret_cast<void *>(uintptr_t(found->second.device)), found->second.host.data());
 }
