@@ -11,7 +11,9 @@
 //   * hres::flip and a few seed resizes through the wrapper: what the
 //     argument checks, the buffer views and the cached tap tables add;
 // and, host only, the driver calls Halide's runtime makes on every launch.
-// bench/RESULTS.md has the numbers and what they mean for the targets.
+// bench/RESULTS.md has the numbers and what they mean for the targets. On a
+// machine without a GPU, bench/tune/stub_libcuda.c stands in for the driver,
+// so that the host's share alone can be timed and profiled.
 //
 //   bench_cuda_launch [ROUNDS] [BATCHES]
 // Each round times every case in turn; each cell is the best round's median

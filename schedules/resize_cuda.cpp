@@ -142,11 +142,11 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
     // Its buffer is sized for the tallest block's window of input rows by
     // one expression (generators/filters.h). Left to bounds inference, the
     // size was the largest of every block's window, evaluated on the host
-    // in a loop over the grid before each launch: 1-1.5 us of a call's 2.5
-    // us of host time (bench/cuda_launch.cpp with a stub driver, build
-    // machine). H100, 2026-11-25, bench_hres --device cuda, old and new
-    // alternating, 2 rounds, together with the wrapper's cheaper cache key
-    // (runtime/src/resize.cpp): 1x3x345x456 -> 270x270 antialiased rows
+    // in a loop over the grid before each launch: with the wrapper's
+    // cheaper cache key (runtime/src/resize.cpp), 2.3-3.0 -> 1.4 us of host
+    // time per call (bench/cuda_launch.cpp on bench/tune/stub_libcuda.c,
+    // build machine). H100, 2026-11-25, bench_hres --device cuda, old and new
+    // alternating, 2 rounds: 1x3x345x456 -> 270x270 antialiased rows
     // 9.5-10.9 -> 7.3-9.4 us per call (f32 nchw bilinear+aa 9.5 / 10.3 ->
     // 9.2 / 7.3, bicubic+aa 10.0 / 10.2 -> 8.6 / 8.3); the 4x3 and
     // 4x3x1080x1920 rows, bound by the GPU, within 0.5 us.
