@@ -196,6 +196,9 @@ public:
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
+    // x86, horizontal pass first: output rows per task of planar images
+    // (0 = rows_per_task). schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
     // x86, horizontal pass first: planar inputs at least this many columns
@@ -487,6 +490,7 @@ public:
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};
+                knobs.planar_rows_per_task = planar_rows_per_task;
                 knobs.horizontal_lanes = horizontal_lanes;
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;

@@ -43,6 +43,9 @@ struct ResizeKnobs {
     // bilinear/bicubic: the images of a batch in parallel, around each
     // image's parallel loops (nested tasks)
     bool parallel_images = false;
+    // bilinear/bicubic, horizontal pass first: output rows per parallel task
+    // of planar images (0 = rows_per_task)
+    int planar_rows_per_task = 0;
 };
 
 struct NearestResizeFuncs {

@@ -520,6 +520,21 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     OutputLoops out;
     out.planar_lanes = out.interleaved_lanes = vertical;
     out.rows = knobs.rows_per_task;
+    // Planar images take tasks of 64 output rows (the generator's
+    // planar_rows_per_task), interleaved ones keep 16. Sapphire Rapids entry
+    // on the H100 host, 2026-11-25 (evening), single-kernel harness, 3-4
+    // interleaved rounds, 16 -> 64 rows, 16 threads, NCHW: bilinear uint8
+    // 4x3x1080x1920 -> 540x960 891-920 -> 782-810 us, 4x3x345x456 ->
+    // 270x270 265-276 -> 145-151 us, 1x3 of it 100-104 -> 64-67 us;
+    // bilinear+aa uint8 4x3x345x456 301-311 -> 187-201 us, 4x3x1080x1920
+    // 1129-1151 -> 1089-1120 us; bicubic uint8 500x400 -> 256x256 123-130 ->
+    // 91-93 us, -> 1024x1024 338-359 -> 297-321 us; bilinear float32
+    // 4x3x345x456 320-353 -> 205-217 us, 1x3 107-111 -> 74-78 us. 1 thread:
+    // bicubic uint8 256x256 351-356 -> 283-287 us, bilinear+aa uint8 within
+    // the noise. NHWC lost at 64 (bilinear float32 1x3 73-75 -> 94-96 us,
+    // bilinear+aa uint8 4x3x1080x1920 1130-1199 -> 1283-1298 us, bicubic
+    // uint8 256x256 95-99 -> 103-106 us), hence the split.
+    out.planar_rows = knobs.planar_rows_per_task;
     out.images = knobs.parallel_images ? OutputLoops::Images::in_parallel : OutputLoops::Images::in_turn;
     // Rows at least a vector wide: the last vector shifted inwards (the
     // tap pairs' comment below says why).

@@ -21,14 +21,15 @@ bool llvm_gathers(const Target &target) {
 OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const Var &c, const Var &n,
                                      const LayoutConditions &layout, const OutputLoops &o) {
     Var yo("yo"), yi("yi"), task("strips");
+    const int planar_rows = o.planar_rows > 0 ? o.planar_rows : o.rows;
     // One parallel loop over the strips of all planes of an image (or of the
     // batch): small images still give the thread pool enough tasks, and it
     // is entered once. Nearest resize, 4x3x1080x1920 -> 540x960, H200 host,
     // 16 threads, 2026-11-21: one loop per image gave 42-63% parallel
     // efficiency (34 tasks per loop for interleaved images, four fork-joins).
-    auto rows_in_parallel = [&](Stage s, int vec, bool planes) {
-        if (o.rows >= 1) {
-            s.split(y, yo, yi, o.rows, TailStrategy::GuardWithIf);
+    auto rows_in_parallel = [&](Stage s, int vec, bool planes, int rows) {
+        if (rows >= 1) {
+            s.split(y, yo, yi, rows, TailStrategy::GuardWithIf);
             if (planes) {
                 s.fuse(yo, c, task);
             } else {
@@ -43,17 +44,17 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
     for (int channels : {3, 4}) {
         Stage s = f.specialize(layout.interleaved(channels));
         s.reorder(c, x, y, n).unroll(c);
-        rows_in_parallel(s, o.interleaved_lanes, false);
+        rows_in_parallel(s, o.interleaved_lanes, false, o.rows);
     }
     for (int channels : {3, 4}) {
         if (o.planar_pixel_lanes < 1 || !o.planar) break;
         Stage s = f.specialize(layout.planar() && layout.channels == channels);
         s.reorder(c, x, y, n).unroll(c);
-        rows_in_parallel(s, o.planar_pixel_lanes, false);
+        rows_in_parallel(s, o.planar_pixel_lanes, false, planar_rows);
     }
-    if (o.planar) rows_in_parallel(f.specialize(layout.planar()), o.planar_lanes, true);
+    if (o.planar) rows_in_parallel(f.specialize(layout.planar()), o.planar_lanes, true, planar_rows);
     // Any other strides (NHWC with other channel counts, mixed layouts).
-    rows_in_parallel(f, o.planar_lanes, true);
+    rows_in_parallel(f, o.planar_lanes, true, o.rows);
     return {task, yi};
 }
 

@@ -27,6 +27,7 @@ struct OutputLoops {
     int planar_lanes = 1;       // x vector lanes, planar layouts (1 = scalar)
     int interleaved_lanes = 1;  // x vector lanes, interleaved 3/4 channels (c unrolled inside)
     int rows = 0;               // output rows per parallel task; < 1: a serial nest
+    int planar_rows = 0;        // the same for planar layouts (0 = rows)
     // How the images of a batch share the parallel loops.
     enum class Images {
         // n a serial loop around one parallel loop per image (for pipelines
