@@ -20,9 +20,8 @@
 // (the host is shared and noisy).
 #include "hres/hres.h"
 
-#include "HalideRuntime.h"
-#include "HalideRuntimeCuda.h"
 #include "hres_flip_u8_cuda.h"
+#include "internal.h"
 
 #include <dlfcn.h>
 
@@ -173,20 +172,10 @@ int main(int argc, char **argv) {
 
     const hres::Image flip_in = device_image(hres::DType::u8, 1, 3, 224, 224);
     const hres::Image flip_out = device_image(hres::DType::u8, 1, 3, 224, 224);
-    halide_dimension_t dims_in[4], dims_out[4];
-    halide_buffer_t in{}, out{};
-    for (auto [buffer, dims, image] : {std::tuple{&in, dims_in, &flip_in}, std::tuple{&out, dims_out, &flip_out}}) {
-        dims[0] = {0, 224, 1, 0};
-        dims[1] = {0, 224, 224, 0};
-        dims[2] = {0, 3, 224 * 224, 0};
-        dims[3] = {0, 1, 3 * 224 * 224, 0};
-        buffer->dimensions = 4;
-        buffer->dim = dims;
-        buffer->type = halide_type_t(halide_type_uint, 8);
-        halide_cuda_wrap_device_ptr(nullptr, buffer, uint64_t(reinterpret_cast<uintptr_t>(image->data)));
-    }
+    // The wrapper's own views (runtime/src/internal.h), made once.
+    hres::internal::HalideView in(flip_in), out(flip_out);
     cases.push_back({"hflip 1x3x224x224 u8: the Halide pipeline, buffers wrapped once",
-                     [&] { return hres_flip_u8_cuda(&in, true, false, &out) == 0; }, hres_wait});
+                     [&] { return hres_flip_u8_cuda(in.get(), true, false, out.get()) == 0; }, hres_wait});
     cases.push_back({"hflip 1x3x224x224 u8: hres::flip",
                      [&] { return hres::flip(flip_in, flip_out, hres::FlipAxes::horizontal).ok(); }, hres_wait});
 
@@ -196,6 +185,7 @@ int main(int argc, char **argv) {
         hres::Interp mode;
         bool antialias;
         hres::Image src, dst;
+        hres::ResizeOptions options;
     };
     Resize resizes[] = {
         {"nearest f32 1x3x300x400 -> 600x700: hres::resize", 1, 300, 400, 600, 700, hres::Interp::nearest, false},
@@ -208,12 +198,9 @@ int main(int argc, char **argv) {
     for (Resize &r : resizes) {
         r.src = device_image(hres::DType::f32, r.n, 3, r.h, r.w);
         r.dst = device_image(hres::DType::f32, r.n, 3, r.oh, r.ow);
-        cases.push_back({r.what, [&r] {
-            hres::ResizeOptions options;
-            options.mode = r.mode;
-            options.antialias = r.antialias;
-            return hres::resize(r.src, r.dst, options).ok();
-        }, hres_wait});
+        r.options.mode = r.mode;
+        r.options.antialias = r.antialias;
+        cases.push_back({r.what, [&r] { return hres::resize(r.src, r.dst, r.options).ok(); }, hres_wait});
     }
 
     for (int round = 0; round < rounds; round++) {
@@ -222,8 +209,6 @@ int main(int argc, char **argv) {
     std::printf("| per call | enqueue us | enqueue + run us |\n|---|---|---|\n");
     for (const Case &c : cases) std::printf("| %s | %.2f | %.2f |\n", c.what.c_str(), c.enqueue, c.total);
 
-    halide_cuda_detach_device_ptr(nullptr, &in);
-    halide_cuda_detach_device_ptr(nullptr, &out);
     for (const Resize &r : resizes) {
         (void)hres::cuda_free(r.src.data);
         (void)hres::cuda_free(r.dst.data);
