@@ -531,9 +531,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // 91-93 us, -> 1024x1024 338-359 -> 297-321 us; bilinear float32
     // 4x3x345x456 320-353 -> 205-217 us, 1x3 107-111 -> 74-78 us. 1 thread:
     // bicubic uint8 256x256 351-356 -> 283-287 us (the build machine: 186
-    // us either way), bilinear+aa uint8 within the noise. NHWC lost at 64 (bilinear float32 1x3 73-75 -> 94-96 us,
-    // bilinear+aa uint8 4x3x1080x1920 1130-1199 -> 1283-1298 us, bicubic
-    // uint8 256x256 95-99 -> 103-106 us), hence the split. 128 rows helped
+    // us either way), bilinear+aa uint8 within the noise. NHWC lost at 64
+    // (bilinear float32 1x3 73-75 -> 94-96 us, bilinear+aa uint8
+    // 4x3x1080x1920 1130-1199 -> 1283-1298 us, bicubic uint8 256x256 95-99
+    // -> 103-106 us), hence the split. 128 rows helped
     // bilinear uint8 4x3x345x456 (133-145 -> 118-128 us) and hurt float32
     // 1x3 (68-71 -> 77-82 us); 32 lost to 64 on both.
     out.planar_rows = knobs.planar_rows_per_task;
