@@ -14,6 +14,16 @@ void accept_any_layout(Buf &buffer) {
     buffer.dim(0).set_stride(Halide::Expr());
 }
 
+// The other convention, for kernels of one layout only: densely interleaved
+// pixels of `channels` values (NHWC), each row a flat run of values. The
+// strides are constants, so that a row read as input(i / channels, y, i %
+// channels, n) is a dense load (the simplifier folds the address back to i).
+template<typename Buf>
+void accept_interleaved(Buf &buffer, int channels) {
+    buffer.dim(0).set_min(0).set_stride(channels);
+    buffer.dim(2).set_bounds(0, channels).set_stride(1);
+}
+
 // Reads of an input by element offset (x * x_stride + y * y_stride + c *
 // c_stride + n * n_stride from its first element), for gathers on x86.
 // Halide addresses a buffer by coordinates, so a gather's lane addresses are

@@ -189,7 +189,8 @@ public:
 // horizontal first, as PyTorch's CPU kernels do (SPEC.md 3-5). uint8 runs
 // PyTorch's 16-bit fixed-point arithmetic with a uint8 intermediate, so its
 // order is fixed; float32 on x86 also states the vertical pass first, which
-// runs on planar images that shrink enough in y.
+// runs on planar images that shrink enough in y, and in a kernel of its own
+// (interleaved_rows) on interleaved ones.
 class ResizeFiltered : public Generator<ResizeFiltered> {
 public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
@@ -227,6 +228,12 @@ public:
     // output has at most this fraction of the input's rows (0 = never).
     // schedules/resize_x86.cpp has the measurements.
     GeneratorParam<float> vertical_first_below{"vertical_first_below", 0.6f};
+    // x86 float32: a kernel for densely interleaved (NHWC) images of this
+    // many channels only, which always runs the vertical pass first, along
+    // each row's flat run of values (0 = any layout, either order). The
+    // wrapper takes it where the output is short enough (runtime/src/resize.cpp
+    // has the measurements).
+    GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     // CUDA: threads per block along x and y (-1 = the tuned default: 16
     // rows with antialias, 8 without), output rows per thread (0 = the tuned
     // default, 4), and on grids of fewer than gpu_few_outputs output
@@ -287,11 +294,19 @@ public:
     }
 
     void generate() {
-        accept_any_layout(input);
-        accept_any_layout(output);
-        Var x("x"), y("y"), c("c"), n("n"), k("k");
+        const int flat_channels = interleaved_rows;
         const Type pixel = input.type();
         const bool fixed = pixel == UInt(8);
+        if (flat_channels > 0) {
+            _halide_user_assert(!fixed && !get_target().has_gpu_feature() && !host_tables)
+                << "interleaved_rows is an x86 float32 kernel";
+            accept_interleaved(input, flat_channels);
+            accept_interleaved(output, flat_channels);
+        } else {
+            accept_any_layout(input);
+            accept_any_layout(output);
+        }
+        Var x("x"), y("y"), c("c"), n("n"), k("k");
 
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
@@ -332,6 +347,7 @@ public:
         // The vertical pass first (float32 on x86): resized_y is input-wide.
         Func sum_y_first("sum_y_first"), resized_y("resized_y"), sum_x_second("sum_x_second");
         Func resized_yx("resized_yx");
+        Func resized_y_rows("resized_y_rows");  // interleaved_rows: resized_y's flat rows
         Expr vertical_first;  // undefined where only the horizontal-first order is built
         using Product = std::function<Expr(Expr, Expr)>;
         // The vertical uint8 pass on x86: its taps in pairs, each pair's two
@@ -428,7 +444,7 @@ public:
             define_sum(sum_x, taps_x, rx, input_column, 0.0f, product, nullptr);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
-            if (get_target().has_gpu_feature() || vertical_first_below <= 0) {
+            if (get_target().has_gpu_feature() || (vertical_first_below <= 0 && flat_channels == 0)) {
                 output(x, y, c, n) = sum_y(x, y, c, n);
             } else {
                 // Both orders are within SPEC.md's float32 tolerance of
@@ -437,20 +453,43 @@ public:
                 // costlier one on x86: it transposes tiles) runs over the
                 // output's rows instead of the input's, which pays where
                 // the image shrinks enough in y.
-                auto input_row = [&](Expr tap) { return input(x, tap, c, n); };
+                if (flat_channels > 0) {
+                    // Interleaved pixels: along a row's flat run of values
+                    // (x here indexes the values, c is unused), one dense
+                    // load per tap row and no shuffles; the horizontal pass
+                    // then reads its pixels' channels apart, as it reads an
+                    // interleaved input's. Each task needs only its own rows
+                    // of the vertical pass, as planar images' do.
+                    Func flat_input("flat_input");
+                    flat_input(x, y, c, n) = input(x / flat_channels, y, x % flat_channels, n);
+                    auto flat_row = [&](Expr tap) { return flat_input(x, tap, 0, n); };
+                    define_sum(sum_y_first, taps_y, ry, flat_row, 0.0f, product, nullptr);
+                    resized_y_rows(x, y, c, n) = sum_y_first(x, y, c, n);
+                    resized_y(x, y, c, n) = resized_y_rows(flat_channels * x + c, y, 0, n);
+                } else {
+                    auto input_row = [&](Expr tap) { return input(x, tap, c, n); };
+                    define_sum(sum_y_first, taps_y, ry, input_row, 0.0f, product, nullptr);
+                    resized_y(x, y, c, n) = sum_y_first(x, y, c, n);
+                }
                 auto resized_column = [&](Expr tap) { return resized_y(tap, y, c, n); };
-                define_sum(sum_y_first, taps_y, ry, input_row, 0.0f, product, nullptr);
-                resized_y(x, y, c, n) = sum_y_first(x, y, c, n);
                 define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product, nullptr);
                 resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
-                // The input's rows must be planar: interleaved images lost
-                // (schedules/resize_x86.cpp). Only the input's stride is
-                // tested: with the output's too (planar()), Halide kept the
-                // vertical-first tiles behind per-branch `used` flags and
-                // lost 1.03-1.4x (H200 host, 2026-11-21).
-                vertical_first = layout_of(input, output).planar_input() &&
-                                 cast<float>(axis_y.out) <= cast<float>(axis_y.in) * vertical_first_below;
-                output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
+                if (flat_channels > 0) {
+                    // The only order of this kernel (the wrapper picks it
+                    // for images that shrink enough in y).
+                    vertical_first = Halide::Internal::const_true();
+                    output(x, y, c, n) = resized_yx(x, y, c, n);
+                } else {
+                    // The input's rows must be planar: interleaved images
+                    // lost here (schedules/resize_x86.cpp), and RGB ones take
+                    // the interleaved_rows kernel instead. Only the input's
+                    // stride is tested: with the output's too (planar()),
+                    // Halide kept the vertical-first tiles behind per-branch
+                    // `used` flags and lost 1.03-1.4x (H200 host, 2026-11-21).
+                    vertical_first = layout_of(input, output).planar_input() &&
+                                     cast<float>(axis_y.out) <= cast<float>(axis_y.in) * vertical_first_below;
+                    output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
+                }
             }
         }
 
@@ -469,6 +508,7 @@ public:
             if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
+            if (flat_channels > 0) funcs.vertical_first.flat_rows = resized_y_rows;
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }

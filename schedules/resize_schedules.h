@@ -98,6 +98,10 @@ struct FilteredResizeFuncs {
         Halide::Expr when;
         Halide::Func sum_y, resized_y;  // the vertical pass over the input: input-wide, output-high
         Halide::Func sum_x, resized;    // then the horizontal pass over resized_y: the output's values
+        // Interleaved kernels: the vertical pass over flat rows of values
+        // (x indexes values), which resized_y reads pixel by pixel; then
+        // `when` is true and the output has no other order.
+        Halide::Func flat_rows;
     };
     VerticalFirst vertical_first;
     // uint8 on x86: sum_x is a reduction over pairs of taps (even without

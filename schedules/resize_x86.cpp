@@ -239,9 +239,12 @@ struct HorizontalPass {
     bool parallel;         // strips of v rows in parallel (else the caller's task runs it)
     // The vertical pass first: `source` computed per strip of v rows, x
     // vectorised this wide (0: source is the input), and its sum when that
-    // is a reduction (antialias). Planar images only.
+    // is a reduction (antialias). Planar images, or where `source_rows` is
+    // defined, the flat rows of values that `source` reads interleaved
+    // pixels from (computed in its place).
     int source_lanes = 0;
     Func source_sum;
+    Func source_rows;
     // uint8: the sum over pairs of taps, reading pairs of source columns.
     FilteredResizeFuncs::PairedTaps paired;
     // With `parallel`: planar inputs at least this wide run a task per strip
@@ -382,11 +385,12 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
             s.reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v, tail);
         }
     }
+    Func rows = p.source_rows.defined() ? p.source_rows : p.source;
     if (p.source_lanes > 0) {
-        p.source.compute_at(image, task).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
+        rows.compute_at(image, task).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
     }
     if (p.source_sum.defined()) {
-        p.source_sum.compute_at(p.source, f.x).vectorize(f.x);
+        p.source_sum.compute_at(rows, f.x).vectorize(f.x);
         p.source_sum.update().vectorize(f.x);
     }
 }
@@ -421,7 +425,11 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // 300x400 -> 270x360 1.03-1.12. Interleaved images lost almost everywhere
 // (1.1-1.7x; 0.84-0.91 only at 540x960 without antialias): the vertical
 // pass deinterleaves there, then the transposing loads read its planar
-// rows again. The final build against vertical_first_below=0 (a noisy
+// rows again. Their vertical pass runs instead along flat rows of values,
+// no shuffles, in a kernel of their own (the generator's interleaved_rows:
+// `when` is then true, the output has no other order and the horizontal
+// tiles read the pixels' channels apart from those rows, as they read an
+// interleaved input's); runtime/src/resize.cpp has its measurements. The final build against vertical_first_below=0 (a noisy
 // night, bench/RESULTS.md): bicubic 0.67 / 0.80 / 0.73 (500x400 -> 256x256,
 // 1080x1920 -> 540x960, 4x3 of it at 16 threads), bilinear 0.75 / 0.97 /
 // 0.84, bilinear+aa 0.78 / 0.79 / 0.86, bicubic+aa 0.79 / 1.29 / 0.99 (the
@@ -476,6 +484,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 
     if (f.vertical_first.when.defined()) {
         FilteredResizeFuncs::VerticalFirst vf = f.vertical_first;
+        const bool only_order = Internal::is_const_one(vf.when);
         // The output copies the pass' tiles of its task. Everything is
         // computed per task, so one parallel loop covers every image's
         // strips (Images::in_tasks) rather than one loop per image. H200
@@ -488,12 +497,14 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         copy.planar_lanes = copy.interleaved_lanes = vec;
         copy.rows = knobs.rows_per_task;
         copy.images = OutputLoops::Images::in_tasks;
-        const Var task =
-            schedule_output_loops(f.output.specialize(vf.when), f.x, f.y, f.c, f.n, f.layout, copy).task;
+        Stage nest = only_order ? Stage(f.output) : f.output.specialize(vf.when);
+        const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, copy).task;
         const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
         HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false, vec * 2,
                               f.constant_taps ? Func() : vf.sum_y};
+        second.source_rows = vf.flat_rows;
         schedule_horizontal_tiles(second, f, v);
+        if (only_order) return;
     }
 
     // The output's loops. Horizontal pass first, each image's pass is
