@@ -13,6 +13,7 @@
 #include "coords.h"
 #include "filters.h"
 #include "layout.h"
+#include "pass_order.h"
 #include "schedules/resize_schedules.h"
 #include "schedules/x86_loops.h"
 
@@ -201,7 +202,11 @@ public:
     // (0 = rows_per_task). schedules/resize_x86.cpp has the measurements.
     GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};  // x86: rows per vector, 0 = vector width
+    // x86: rows per vector of the horizontal pass; 0 = the tuned default:
+    // 8 for float32 without antialias (the schedule's choice) and for the
+    // interleaved_rows bilinear+aa kernel, else the vector width.
+    // schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};
     // x86, horizontal pass first: planar inputs at least this many columns
     // wide run that pass in parallel tasks of one plane's strip, narrower
     // ones (and interleaved) of all planes' (0 = never).
@@ -227,7 +232,7 @@ public:
     // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never).
     // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<float> vertical_first_below{"vertical_first_below", 0.6f};
+    GeneratorParam<float> vertical_first_below{"vertical_first_below", kVerticalFirstBelow};
     // x86 float32: a kernel for densely interleaved (NHWC) images of this
     // many channels only, which always runs the vertical pass first, along
     // each row's flat run of values (0 = any layout, either order). The
@@ -531,7 +536,8 @@ public:
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};
                 knobs.planar_rows_per_task = planar_rows_per_task;
-                knobs.horizontal_lanes = horizontal_lanes;
+                const bool light_antialias = flat_channels > 0 && antialias && filter == Filter::linear;
+                knobs.horizontal_lanes = horizontal_lanes > 0 ? int(horizontal_lanes) : (light_antialias ? 8 : 0);
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;

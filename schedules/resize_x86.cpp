@@ -411,7 +411,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // INTER_AREA and Pillow; on the build machine (AMD EPYC, AVX2) bicubic+aa f32
 // 1713 -> 663 us, bilinear f32 327 -> 212 us.
 //
-// Planar float32 shrunk in y to at most `vertical_first_below` (0.6) of its
+// Planar float32 shrunk in y to at most `vertical_first_below` (0.7) of its
 // rows runs the vertical pass first: each task of output rows then needs
 // exactly its own rows of the vertical pass (computed per strip of v rows,
 // vectorised along x), and the horizontal pass covers output rows instead of
@@ -434,6 +434,15 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // 1080x1920 -> 540x960, 4x3 of it at 16 threads), bilinear 0.75 / 0.97 /
 // 0.84, bilinear+aa 0.78 / 0.79 / 0.86, bicubic+aa 0.79 / 1.29 / 0.99 (the
 // 1.29 was 0.92-0.94 in two earlier runs).
+// The threshold moved from 0.6 to 0.7 (generators/pass_order.h, shared
+// with the wrapper's choice of the interleaved kernels): H100 host,
+// Sapphire Rapids entry, 2026-11-25, single-kernel harness, interleaved
+// rounds, 0.6 -> 0.7, NCHW: 1x3x500x400 -> 340x300 (0.68 of the rows)
+// bicubic 433-451 -> 380-397 us (4 of 4 rounds faster), bilinear+aa
+// 626-781 -> 564-824 us (3 of 4); 4x3x1080x1920 -> 720x1280 (0.67) at 16
+// threads bicubic 1677-1858 -> 1354-1491 us, bilinear+aa 2781-2837 ->
+// 1596-1759 us; 1x3 of it at 1 thread bilinear+aa 5783-7611 -> 4933-6931
+// us, bicubic 3505-3722 -> 3617-3994 us (the one loss, 3-7%).
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
                                   const ResizeKnobs &knobs) {
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
@@ -478,7 +487,18 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // 259/392 us (two taps do too little work to pay for 16 x 16
     // transposes); every other case is faster at 16 (uint8 bilinear 171 vs
     // 189 us, bicubic+aa 382 vs 849 us, float32 bicubic+aa 417 vs 496 us).
-    // AVX2 and SSE4.1 use their natural 8 and 4.
+    // AVX2 and SSE4.1 use their natural 8 and 4. The generator also asks
+    // for 8 in the interleaved_rows bilinear+aa kernel (its horizontal pass
+    // covers output rows, 2-4 taps per column at the ratios it serves): H200
+    // machine's host, Sapphire Rapids entry, 2026-11-25, single-kernel
+    // harness, interleaved rounds, 16 -> 8 rows: 1x3x500x400 -> 256x256, 1
+    // thread, 359-385 -> 328-357 us (5 of 5 rounds faster); 4x3x1080x1920
+    // -> 540x960, 16 threads, 1347-1493 -> 1182-1387 us (6 of 6); H100
+    // host, 1x3x1080x1920 -> 720x1280 6830-8897 -> 4861-5359 us (2 of 2).
+    // Bicubic+aa was mixed there (1 thread 486-690 vs 490-750 us). The
+    // general kernel's bilinear+aa at 8 gained on NHWC (1x3x345x456 ->
+    // 270x270 607-663 -> 591-611 us) but lost on batches of 4 in NCHW
+    // (1943-2500 -> 2107-2603 us), so it keeps 16.
     const bool light_taps = f.constant_taps && f.output.type() == Float(32);
     const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : (light_taps ? std::min(vec, 8) : vec);
 

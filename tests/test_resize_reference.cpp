@@ -142,12 +142,16 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 2, 3, 97, 20, 1000, 41, 10.31, 2.05, l});
                 cases.push_back({mode, aa, ac, 1, 4, 5, 7, 10, 14, 2.1, 2.1, l});
                 cases.push_back({mode, aa, ac, 1, 3, 61, 9, 183, 9, 0, 0, l});
-                // RGB shrunk in y to 0.6 or less: interleaved float32 runs the
-                // vertical pass first along flat rows (x86), here narrower
-                // than a tile, exactly a tile wide, and with a partial one.
-                cases.push_back({mode, aa, ac, 2, 3, 40, 5, 12, 3, 0, 0, l});
-                cases.push_back({mode, aa, ac, 1, 3, 30, 16, 16, 8, 0, 0, l});
-                cases.push_back({mode, aa, ac, 1, 3, 50, 23, 9, 37, 0, 0, l});
+                // RGB and RGBA shrunk in y to 0.7 or less: interleaved
+                // float32 runs the vertical pass first along flat rows (x86),
+                // here narrower than a tile, exactly a tile wide, with a
+                // partial one, and just at the threshold.
+                for (int channels : {3, 4}) {
+                    cases.push_back({mode, aa, ac, 2, channels, 40, 5, 12, 3, 0, 0, l});
+                    cases.push_back({mode, aa, ac, 1, channels, 30, 16, 16, 8, 0, 0, l});
+                    cases.push_back({mode, aa, ac, 1, channels, 50, 23, 9, 37, 0, 0, l});
+                    cases.push_back({mode, aa, ac, 1, channels, 30, 20, 21, 20, 0, 0, l});
+                }
                 // Inputs at least 1024 columns wide: planar ones run the
                 // horizontal pass in tasks of one plane (x86), rows not a
                 // whole number of strips; 2 channels take the generic strides.

@@ -11,9 +11,13 @@
 #include "hres_resize_bilinear_f32.h"
 #include "hres_resize_bilinear_u8.h"
 #include "hres_resize_bicubic_aa_f32_rgb_rows.h"
+#include "hres_resize_bicubic_aa_f32_rgba_rows.h"
 #include "hres_resize_bicubic_f32_rgb_rows.h"
+#include "hres_resize_bicubic_f32_rgba_rows.h"
 #include "hres_resize_bilinear_aa_f32_rgb_rows.h"
+#include "hres_resize_bilinear_aa_f32_rgba_rows.h"
 #include "hres_resize_bilinear_f32_rgb_rows.h"
+#include "hres_resize_bilinear_f32_rgba_rows.h"
 #include "hres_resize_nearest_exact_f32.h"
 #include "hres_resize_nearest_exact_u8.h"
 #include "hres_resize_nearest_f32.h"
@@ -36,6 +40,8 @@
 #include "hres_resize_taps_bilinear_aa_f32.h"
 #include "hres_resize_taps_bilinear_aa_u8.h"
 #include "hres_resize_taps_bilinear_u8.h"
+
+#include "pass_order.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,10 +72,13 @@ constexpr NearestKernel kNearestExact[2][2] = {
 constexpr FilteredKernel kFiltered[2][2][2] = {
     {{hres_resize_bilinear_u8, hres_resize_bilinear_f32}, {hres_resize_bilinear_aa_u8, hres_resize_bilinear_aa_f32}},
     {{hres_resize_bicubic_u8, hres_resize_bicubic_f32}, {hres_resize_bicubic_aa_u8, hres_resize_bicubic_aa_f32}}};
-// x86 float32, NHWC RGB only, vertical pass first along flat rows: [bicubic][antialias].
-constexpr FilteredKernel kFilteredRgbRows[2][2] = {
-    {hres_resize_bilinear_f32_rgb_rows, hres_resize_bilinear_aa_f32_rgb_rows},
-    {hres_resize_bicubic_f32_rgb_rows, hres_resize_bicubic_aa_f32_rgb_rows}};
+// x86 float32, NHWC RGB and RGBA only, vertical pass first along flat rows:
+// [RGBA][bicubic][antialias].
+constexpr FilteredKernel kFilteredPixelRows[2][2][2] = {
+    {{hres_resize_bilinear_f32_rgb_rows, hres_resize_bilinear_aa_f32_rgb_rows},
+     {hres_resize_bicubic_f32_rgb_rows, hres_resize_bicubic_aa_f32_rgb_rows}},
+    {{hres_resize_bilinear_f32_rgba_rows, hres_resize_bilinear_aa_f32_rgba_rows},
+     {hres_resize_bicubic_f32_rgba_rows, hres_resize_bicubic_aa_f32_rgba_rows}}};
 constexpr FilteredKernel kFilteredCuda[2][2][2] = {
     {{nullptr, hres_resize_bilinear_f32_cuda}, {nullptr, nullptr}},
     {{nullptr, hres_resize_bicubic_f32_cuda}, {nullptr, nullptr}}};
@@ -262,40 +271,47 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // 3270-3592 -> 4995-5620 us, 8 threads 1749-1958 -> 1978-2278 us;
         // uint8 bilinear 2 threads 3135-3587 -> 3815-4495 us, 4 and 8 even.
         //
-        // NHWC RGB float32 whose output has at most 0.7 of the input's rows
-        // takes the kernel that runs the vertical pass first along flat rows
-        // of values (interleaved_rows in generators/resize_generator.cpp):
-        // the horizontal pass, the one that shuffles, then covers output
-        // rows only, and each task computes just its own rows of the
-        // vertical pass, so no image-sized intermediate is live and the
-        // batch needs no splitting. Single-kernel harness, interleaved
-        // rounds, general kernel -> this one, us:
-        // - H100 host (Sapphire Rapids entry), 2026-11-25, 1 thread:
+        // NHWC RGB and RGBA float32 whose output has at most
+        // kVerticalFirstBelow (0.7) of the input's rows, the planar kernels'
+        // threshold too (generators/pass_order.h), take the kernels that
+        // run the vertical pass first along flat rows of values
+        // (interleaved_rows in generators/resize_generator.cpp): the
+        // horizontal pass, the one that shuffles, then covers output rows
+        // only, and each task computes just its own rows of the vertical
+        // pass, so no image-sized intermediate is live and the batch needs
+        // no splitting. Single-kernel harness, interleaved rounds, general
+        // kernel -> this one, us:
+        // - H100 host (Sapphire Rapids entry), 2026-11-25, RGB, 1 thread:
         //   1x3x500x400 -> 256x256 (5 rounds) bilinear 286-305 -> 235-237,
         //   bicubic 361-367 -> 259-263, bilinear+aa 530-575 -> 353-362,
         //   bicubic+aa 640-671 -> 479-494; 1x3x1080x1920 -> 720x1280 (0.67
         //   of the rows, 3 rounds) bilinear even (3110-3581 / 3099-3506),
         //   bicubic 3992-5256 -> 3533-3556, bilinear+aa 5968-7270 ->
         //   4944-5008, bicubic+aa 6542-8881 -> 5749-5819; 1x3x345x456 ->
-        //   270x270 (0.78) even, hence 0.7 (the planar kernels' own
-        //   vertical_first_below is 0.6).
-        // - Same host, 4x3x1080x1920 -> 540x960, 16 threads (3 rounds):
+        //   270x270 (0.78) even.
+        // - Same host, RGB 4x3x1080x1920 -> 540x960, 16 threads (3 rounds):
         //   bilinear 1002-1050 -> 777-796, bicubic 1093-1177 -> 796-879,
         //   bilinear+aa 1627-1802 -> 1058-1404, bicubic+aa 1886-2069 ->
         //   1456-1793; 1 thread (2 rounds) bilinear 10976-12897 ->
         //   9467-9836, bicubic+aa 24033-24353 -> 20502-21036.
-        // - Upscaling lost (build machine, AMD Zen 3, AVX2 entry: 300x400
-        //   -> 600x700 bilinear 469-484 -> 724-838), as did RGBA at 0.51
-        //   (bilinear+aa 752-799 -> 807-1203), so only RGB has the kernel.
-        auto dense_rgb = [](const Image &image) {
-            return image.c == 3 && image.stride_c == 1 && image.stride_w == 3;
+        // - Same host, RGBA: 1x4x500x400 -> 256x256, 1 thread (4 rounds),
+        //   bilinear 403-417 -> 313-330, bicubic 541-635 -> 374-456,
+        //   bilinear+aa 781-889 -> 540-566, bicubic+aa 974-1216 -> 776-1125
+        //   (mixed); 4x4x1080x1920 -> 540x960, 16 threads, 3 rounds: 1555-1632
+        //   -> 1104-1230, 3782-4165 -> 3194-3358 (bicubic+aa), the others
+        //   alike. The build machine's AVX2 entry (AMD Zen 3) lost on RGBA
+        //   bilinear+aa at 1 thread (1375-1450 -> 1579-1695) and won the rest.
+        // - Upscaling lost (build machine, AVX2 entry: 300x400 -> 600x700
+        //   RGB bilinear 469-484 -> 724-838).
+        auto dense_pixels = [](const Image &image) {
+            return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
         };
-        const bool rgb_rows =
-            !device && dtype == 1 && dense_rgb(in) && dense_rgb(out) && double(out.h) <= 0.7 * double(in.h);
-        if (rgb_rows) kernel = kFilteredRgbRows[bicubic][options.antialias];
+        const bool pixel_rows = !device && dtype == 1 && dense_pixels(in) && dense_pixels(out) &&
+                                float(out.h) <= kVerticalFirstBelow * float(in.h);  // as the planar kernels compare
+        if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
         const bool images_in_turn =
-            !device && !rgb_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
+            !device && !pixel_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
         auto run = [&](halide_buffer_t *source, halide_buffer_t *result) {
             return internal::run_kernel("resize", [&] {
                 return kernel(source, options.align_corners, options.scale_h, options.scale_w, result);
