@@ -429,8 +429,9 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // no shuffles, in a kernel of their own (the generator's interleaved_rows:
 // `when` is then true, the output has no other order and the horizontal
 // tiles read the pixels' channels apart from those rows, as they read an
-// interleaved input's); runtime/src/resize.cpp has its measurements. The final build against vertical_first_below=0 (a noisy
-// night, bench/RESULTS.md): bicubic 0.67 / 0.80 / 0.73 (500x400 -> 256x256,
+// interleaved input's); runtime/src/resize.cpp has its measurements. The
+// final build against vertical_first_below=0 (a noisy night,
+// bench/RESULTS.md): bicubic 0.67 / 0.80 / 0.73 (500x400 -> 256x256,
 // 1080x1920 -> 540x960, 4x3 of it at 16 threads), bilinear 0.75 / 0.97 /
 // 0.84, bilinear+aa 0.78 / 0.79 / 0.86, bicubic+aa 0.79 / 1.29 / 0.99 (the
 // 1.29 was 0.92-0.94 in two earlier runs).
