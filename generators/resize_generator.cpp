@@ -203,8 +203,8 @@ public:
     GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     // x86: rows per vector of the horizontal pass; 0 = the tuned default:
-    // 8 for float32 without antialias (the schedule's choice) and for the
-    // interleaved_rows bilinear+aa kernel, else the vector width.
+    // at most 8 where its taps are few (float32 without antialias, and the
+    // interleaved_rows bilinear+aa kernels), else the vector width.
     // schedules/resize_x86.cpp has the measurements.
     GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};
     // x86, horizontal pass first: planar inputs at least this many columns
@@ -465,9 +465,7 @@ public:
                     // then reads its pixels' channels apart, as it reads an
                     // interleaved input's. Each task needs only its own rows
                     // of the vertical pass, as planar images' do.
-                    Func flat_input("flat_input");
-                    flat_input(x, y, c, n) = input(x / flat_channels, y, x % flat_channels, n);
-                    auto flat_row = [&](Expr tap) { return flat_input(x, tap, 0, n); };
+                    auto flat_row = [&](Expr tap) { return input(x / flat_channels, tap, x % flat_channels, n); };
                     define_sum(sum_y_first, taps_y, ry, flat_row, 0.0f, product, nullptr);
                     resized_y_rows(x, y, c, n) = sum_y_first(x, y, c, n);
                     resized_y(x, y, c, n) = resized_y_rows(flat_channels * x + c, y, 0, n);
@@ -536,8 +534,9 @@ public:
             } else {
                 ResizeKnobs knobs{rows_per_task, vector_multiplier};
                 knobs.planar_rows_per_task = planar_rows_per_task;
-                const bool light_antialias = flat_channels > 0 && antialias && filter == Filter::linear;
-                knobs.horizontal_lanes = horizontal_lanes > 0 ? int(horizontal_lanes) : (light_antialias ? 8 : 0);
+                knobs.horizontal_lanes = horizontal_lanes;
+                knobs.light_horizontal_taps =
+                    !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;

@@ -31,6 +31,9 @@ struct ResizeKnobs {
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;
+    // bilinear/bicubic: the horizontal pass does little work per column
+    // (the generator's call), so its default tiles are at most 8 rows
+    bool light_horizontal_taps = false;
     // bilinear/bicubic, horizontal pass first: planar inputs at least this
     // wide run that pass in tasks of one plane's strip (else all planes of a
     // strip together; 0 = never)

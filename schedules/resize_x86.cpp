@@ -488,10 +488,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // 259/392 us (two taps do too little work to pay for 16 x 16
     // transposes); every other case is faster at 16 (uint8 bilinear 171 vs
     // 189 us, bicubic+aa 382 vs 849 us, float32 bicubic+aa 417 vs 496 us).
-    // AVX2 and SSE4.1 use their natural 8 and 4. The generator also asks
-    // for 8 in the interleaved_rows bilinear+aa kernel (its horizontal pass
-    // covers output rows, 2-4 taps per column at the ratios it serves): H200
-    // machine's host, Sapphire Rapids entry, 2026-11-25, single-kernel
+    // AVX2 and SSE4.1 use their natural 8 and 4. The generator counts the
+    // interleaved_rows bilinear+aa kernels as light too (their horizontal
+    // pass covers output rows, 2-4 taps per column at the ratios they
+    // serve): H200 machine's host, Sapphire Rapids entry, 2026-11-25, single-kernel
     // harness, interleaved rounds, 16 -> 8 rows: 1x3x500x400 -> 256x256, 1
     // thread, 359-385 -> 328-357 us (5 of 5 rounds faster); 4x3x1080x1920
     // -> 540x960, 16 threads, 1347-1493 -> 1182-1387 us (6 of 6); H100
@@ -500,8 +500,8 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // general kernel's bilinear+aa at 8 gained on NHWC (1x3x345x456 ->
     // 270x270 607-663 -> 591-611 us) but lost on batches of 4 in NCHW
     // (1943-2500 -> 2107-2603 us), so it keeps 16.
-    const bool light_taps = f.constant_taps && f.output.type() == Float(32);
-    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes : (light_taps ? std::min(vec, 8) : vec);
+    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes
+                                             : (knobs.light_horizontal_taps ? std::min(vec, 8) : vec);
 
     if (f.vertical_first.when.defined()) {
         FilteredResizeFuncs::VerticalFirst vf = f.vertical_first;

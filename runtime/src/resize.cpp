@@ -306,7 +306,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         auto dense_pixels = [](const Image &image) {
             return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
         };
-        const bool pixel_rows = !device && dtype == 1 && dense_pixels(in) && dense_pixels(out) &&
+        const bool pixel_rows = !device && in.dtype == DType::f32 && dense_pixels(in) && dense_pixels(out) &&
                                 float(out.h) <= kVerticalFirstBelow * float(in.h);  // as the planar kernels compare
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
