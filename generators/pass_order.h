@@ -1,7 +1,6 @@
 // Which pass of a float32 filtered resize runs first on x86: the vertical
 // one where the output has at most this fraction of the input's rows, so
-// that the horizontal pass (the one that transposes tiles) covers output
-// rows only. Shared by the generator (the planar kernels' default
+// that the horizontal pass (the costlier one) covers output rows only. Shared by the generator (the planar kernels' default
 // vertical_first_below) and the wrapper (runtime/src/resize.cpp, which picks
 // the interleaved_rows kernels by it). No Halide here: the wrapper includes it.
 // schedules/resize_x86.cpp and runtime/src/resize.cpp have the measurements.
@@ -10,5 +9,16 @@
 namespace hres {
 
 constexpr float kVerticalFirstBelow = 0.7f;
+
+// float32 bilinear without antialias where its horizontal pass gathers in
+// hardware (the x86 entries on which LLVM's loop vectorizer gathers,
+// schedules/x86_loops.h): that pass costs less than the transposed tiles
+// and reads the vertical pass' strip from cache, so the vertical pass runs
+// first wherever the output has no more rows than the input.
+constexpr float kVerticalFirstBelowGathered = 1.0f;
+
+inline float vertical_first_below(bool horizontal_gathers) {
+    return horizontal_gathers ? kVerticalFirstBelowGathered : kVerticalFirstBelow;
+}
 
 }  // namespace hres

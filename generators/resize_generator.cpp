@@ -230,15 +230,22 @@ public:
     // schedules/resize_x86.cpp has the measurements.
     GeneratorParam<int> stored_pairs{"stored_pairs", -1};
     // x86 float32, planar input: the vertical pass runs first where the
-    // output has at most this fraction of the input's rows (0 = never).
-    // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<float> vertical_first_below{"vertical_first_below", kVerticalFirstBelow};
+    // output has at most this fraction of the input's rows (0 = never; -1 =
+    // the tuned default of generators/pass_order.h: 0.7, or 1 where the
+    // horizontal pass gathers). schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<float> vertical_first_below{"vertical_first_below", -1.0f};
     // x86 float32: a kernel for densely interleaved (NHWC) images of this
     // many channels only, which always runs the vertical pass first, along
     // each row's flat run of values (0 = any layout, either order). The
     // wrapper takes it where the output is short enough (runtime/src/resize.cpp
     // has the measurements).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
+    // x86 float32 without antialias, vertical pass first: the horizontal
+    // pass as scalar loops along x that LLVM's loop vectorizer turns into
+    // hardware gathers (1), or transposed tiles (0); -1 = the tuned default:
+    // bilinear on the entries where LLVM gathers (llvm_gathers() in
+    // schedules/x86_loops.h). schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> horizontal_gathers{"horizontal_gathers", -1};
     // CUDA: threads per block along x and y (-1 = the tuned default: 16
     // rows with antialias, 8 without), output rows per thread (0 = the tuned
     // default, 4), and on grids of fewer than gpu_few_outputs output
@@ -302,6 +309,11 @@ public:
         const int flat_channels = interleaved_rows;
         const Type pixel = input.type();
         const bool fixed = pixel == UInt(8);
+        const bool gathers = !fixed && !antialias &&
+                             (horizontal_gathers >= 0 ? horizontal_gathers > 0
+                                                      : filter == Filter::linear && llvm_gathers(get_target()));
+        const float first_below =
+            vertical_first_below >= 0 ? float(vertical_first_below) : hres::vertical_first_below(gathers);
         if (flat_channels > 0) {
             _halide_user_assert(!fixed && !get_target().has_gpu_feature() && !host_tables)
                 << "interleaved_rows is an x86 float32 kernel";
@@ -449,15 +461,15 @@ public:
             define_sum(sum_x, taps_x, rx, input_column, 0.0f, product, nullptr);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
-            if (get_target().has_gpu_feature() || (vertical_first_below <= 0 && flat_channels == 0)) {
+            if (get_target().has_gpu_feature() || (first_below <= 0 && flat_channels == 0)) {
                 output(x, y, c, n) = sum_y(x, y, c, n);
             } else {
                 // Both orders are within SPEC.md's float32 tolerance of
                 // PyTorch's (which sums the 2-D taps directly without
                 // antialias). Vertical first, the horizontal pass (the
-                // costlier one on x86: it transposes tiles) runs over the
-                // output's rows instead of the input's, which pays where
-                // the image shrinks enough in y.
+                // costlier one on x86: it transposes tiles, or gathers)
+                // runs over the output's rows instead of the input's, which
+                // pays where the image shrinks enough in y (pass_order.h).
                 if (flat_channels > 0) {
                     // Interleaved pixels: along a row's flat run of values
                     // (x here indexes the values, c is unused), one dense
@@ -490,7 +502,7 @@ public:
                     // Halide kept the vertical-first tiles behind per-branch
                     // `used` flags and lost 1.03-1.4x (H200 host, 2026-11-21).
                     vertical_first = layout_of(input, output).planar_input() &&
-                                     cast<float>(axis_y.out) <= cast<float>(axis_y.in) * vertical_first_below;
+                                     cast<float>(axis_y.out) <= cast<float>(axis_y.in) * first_below;
                     output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
                 }
             }
@@ -540,6 +552,7 @@ public:
                 knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
                 knobs.vertical_vectors = vertical_vectors;
                 knobs.vertical_row_sums = vertical_row_sums != 0;
+                knobs.horizontal_gathers = gathers;
                 knobs.parallel_images = parallel_images != 0;
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }

@@ -49,6 +49,10 @@ struct ResizeKnobs {
     // bilinear/bicubic, horizontal pass first: output rows per parallel task
     // of planar images (0 = rows_per_task)
     int planar_rows_per_task = 0;
+    // float32 without antialias, vertical pass first, planar: the
+    // horizontal pass as scalar loops along x, left to LLVM's loop
+    // vectorizer (hardware gathers; schedules/x86_loops.h)
+    bool horizontal_gathers = false;
 };
 
 struct NearestResizeFuncs {

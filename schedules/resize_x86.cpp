@@ -411,8 +411,9 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
 // INTER_AREA and Pillow; on the build machine (AMD EPYC, AVX2) bicubic+aa f32
 // 1713 -> 663 us, bilinear f32 327 -> 212 us.
 //
-// Planar float32 shrunk in y to at most `vertical_first_below` (0.7) of its
-// rows runs the vertical pass first: each task of output rows then needs
+// Planar float32 shrunk in y to at most `vertical_first_below` (0.7; 1.0 for
+// bilinear where the horizontal pass gathers, below) of its rows runs the
+// vertical pass first: each task of output rows then needs
 // exactly its own rows of the vertical pass (computed per strip of v rows,
 // vectorised along x), and the horizontal pass covers output rows instead of
 // input rows. H200 host, AVX-512, 2026-11-21, single-kernel harness, 3
@@ -449,8 +450,8 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
     const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
     // Both passes read each weight as a scalar broadcast (tap k of one
-    // output), so the tables keep their natural (k, i) storage: an output's
-    // taps are adjacent. They are computed per call (in float64 for uint8),
+    // output), so the tables keep their natural (k, i) storage (an output's
+    // taps adjacent), except for gathered horizontal taps (below). They are computed per call (in float64 for uint8),
     // vectorised across outputs: scalar, they were 6-9% of the seed
     // antialiased uint8 rows (perf, build machine). H200 host, AVX-512, 1
     // thread, 2026-11-21, single-kernel harness, 5 interleaved rounds,
@@ -464,6 +465,9 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         if (args.empty()) continue;  // a whole-axis maximum, the precision
         const Var i = args.back();
         if (args.size() == 2) table.reorder(i, args[0]);  // (k, i): outputs innermost
+        // Gathered horizontal taps read a tap's indices and weights for a
+        // vector of outputs: stored outputs fastest, one dense load each.
+        if (args.size() == 2 && knobs.horizontal_gathers && f.constant_taps) table.reorder_storage(i, args[0]);
         table.vectorize(i, table_lanes, TailStrategy::GuardWithIf);
         for (int u = 0; u < table.num_update_definitions(); u++) {
             table.update(u).vectorize(i, table_lanes, TailStrategy::GuardWithIf);
@@ -519,12 +523,45 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         copy.rows = knobs.rows_per_task;
         copy.images = OutputLoops::Images::in_tasks;
         Stage nest = only_order ? Stage(f.output) : f.output.specialize(vf.when);
-        const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, copy).task;
-        const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
-        HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false, vec * 2,
-                              f.constant_taps ? Func() : vf.sum_y};
-        second.source_rows = vf.flat_rows;
-        schedule_horizontal_tiles(second, f, v);
+        if (knobs.horizontal_gathers && f.constant_taps) {
+            // The horizontal pass as each output row's scalar loop along x,
+            // its taps read from the task's strip of the vertical pass at
+            // the column table's indices, which LLVM's loop vectorizer turns
+            // into hardware gathers (vgatherdps; interleaved outputs
+            // vgatherqps per channel, stored interleaved by permutes): two
+            // gathers per 8 bilinear outputs, no transposes. The tables are
+            // stored outputs fastest, so each tap's indices and weights are
+            // dense loads (the tables loop above). The Sapphire Rapids entry
+            // (llvm_gathers) on the H200 machine's host (model 207),
+            // 2026-11-26, single-kernel harness, 3-5 interleaved rounds, us,
+            // tiles -> gathers, bilinear float32, vertical pass first up to
+            // 1.0 of the rows (generators/pass_order.h):
+            // - NCHW, 1 thread: 1x3x345x456 -> 270x270 (horizontal pass
+            //   first before) 241-324 -> 227-269; 1x3x500x400 -> 256x256
+            //   306-362 -> 193-261. 16 threads, 4x3x1080x1920 -> 540x960
+            //   966-976 -> 700-743.
+            // - NHWC RGB (the interleaved_rows kernel; the general kernel at
+            //   345x456, whose horizontal pass runs first): 1x3x345x456 ->
+            //   270x270 228-277 -> 180-239, 4x3 of it 886-1060 -> 723-880,
+            //   1x3x500x400 -> 256x256 235-243 -> 189-207; 16 threads,
+            //   4x3x1080x1920 -> 540x960 828-906 -> 630-697.
+            // Bicubic (four gathers per output vector) came out even or
+            // slower at 345x456 (NCHW 287-296 -> 292-420 us) and even at
+            // 500x400, so it keeps the tiles. 16 lanes (LLVM picks 8 there)
+            // measured within the noise of 8.
+            OutputLoops gathers = copy;
+            gathers.planar_lanes = gathers.interleaved_lanes = 1;
+            const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, gathers).task;
+            Func rows = vf.flat_rows.defined() ? vf.flat_rows : vf.resized_y;
+            rows.compute_at(f.output, task).vectorize(f.x, vec * 2, TailStrategy::GuardWithIf);
+        } else {
+            const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, copy).task;
+            const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
+            HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false,
+                                  vec * 2, f.constant_taps ? Func() : vf.sum_y};
+            second.source_rows = vf.flat_rows;
+            schedule_horizontal_tiles(second, f, v);
+        }
         if (only_order) return;
     }
 

@@ -152,6 +152,16 @@ TEST(ResizeVsReference, CornerCases) {
                     cases.push_back({mode, aa, ac, 1, channels, 50, 23, 9, 37, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 30, 20, 21, 20, 0, 0, l});
                 }
+                // Shrunk in y by less, or unchanged: float32 bilinear on the
+                // Sapphire Rapids entry still runs the vertical pass first
+                // there and gathers its horizontal taps (vectors of 8 with
+                // a scalar remainder): narrower than a vector, a vector and
+                // one, upscaled along x.
+                for (int channels : {1, 3, 4}) {
+                    cases.push_back({mode, aa, ac, 1, channels, 30, 20, 29, 7, 0, 0, l});
+                    cases.push_back({mode, aa, ac, 2, channels, 24, 40, 24, 17, 0, 0, l});
+                    cases.push_back({mode, aa, ac, 1, channels, 25, 9, 21, 16, 0, 0, l});
+                }
                 // Inputs at least 1024 columns wide: planar ones run the
                 // horizontal pass in tasks of one plane (x86), rows not a
                 // whole number of strips; 2 channels take the generic strides.

@@ -154,6 +154,14 @@ const FeatureMask kAvx2Level{halide_target_feature_sse41, halide_target_feature_
                              halide_target_feature_avx2, halide_target_feature_fma,
                              halide_target_feature_f16c};
 const FeatureMask kSse41Level{halide_target_feature_sse41};
+// The first entry of HRES_X86_TARGETS (cmake/HresKernels.cmake), on which
+// some kernels leave gathers to LLVM's loop vectorizer.
+const FeatureMask kSapphireRapidsEntry{
+    halide_target_feature_sse41,          halide_target_feature_avx,
+    halide_target_feature_avx2,           halide_target_feature_fma,
+    halide_target_feature_f16c,           halide_target_feature_avx512,
+    halide_target_feature_avx512_skylake, halide_target_feature_avx512_cannonlake,
+    halide_target_feature_avx512_zen4,    halide_target_feature_avx512_sapphirerapids};
 // Features that put a variant above a level: AVX-512 of any kind above AVX2,
 // and AVX2's own features above SSE4.1.
 const FeatureMask kAvx512Any{halide_target_feature_avx512, halide_target_feature_avx512_skylake,
@@ -252,6 +260,12 @@ int set_num_threads(int threads) {
 }
 
 namespace internal {
+
+bool sapphire_rapids_entry_runs() {
+    const Isa forced = forced_isa.load();
+    return (forced == Isa::automatic || forced == Isa::avx512) &&
+           halide_default_can_use_target_features(kFeatureWords, kSapphireRapidsEntry.words) != 0;
+}
 
 int pool_threads() {
     if (int threads = requested_threads.load(); threads > 0) return threads;

@@ -62,6 +62,11 @@ Status check_pair(const Image &in, const Image &out);
 // Whether `bytes` bytes at `data` share memory with any element of `image`.
 bool overlaps(const void *data, size_t bytes, const Image &image);
 
+// Whether the x86 kernels run their first multi-target entry (Sapphire
+// Rapids features, not forced below AVX-512), whose float32 bilinear
+// horizontal pass gathers in hardware (generators/pass_order.h).
+bool sapphire_rapids_entry_runs();
+
 // The threads Halide's pool runs kernels on: set_num_threads' value, or
 // Halide's own default (HL_NUM_THREADS, else one per core).
 int pool_threads();

@@ -303,11 +303,18 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         //   bilinear+aa at 1 thread (1375-1450 -> 1579-1695) and won the rest.
         // - Upscaling lost (build machine, AVX2 entry: 300x400 -> 600x700
         //   RGB bilinear 469-484 -> 724-838).
+        // Bilinear without antialias on the Sapphire Rapids entry gathers its
+        // horizontal taps in hardware, and takes these kernels wherever the
+        // output has no more rows than the input: H200 machine's host,
+        // 2026-11-26, 1x3x345x456 -> 270x270 RGB, 1 thread, 228-277 ->
+        // 180-239 us (schedules/resize_x86.cpp has the rest).
         auto dense_pixels = [](const Image &image) {
             return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
         };
+        // As the planar kernels compare (generators/pass_order.h).
+        const bool gathered = !bicubic && !options.antialias && internal::sapphire_rapids_entry_runs();
         const bool pixel_rows = !device && in.dtype == DType::f32 && dense_pixels(in) && dense_pixels(out) &&
-                                float(out.h) <= kVerticalFirstBelow * float(in.h);  // as the planar kernels compare
+                                float(out.h) <= vertical_first_below(gathered) * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
         const bool images_in_turn =
