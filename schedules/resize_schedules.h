@@ -49,9 +49,9 @@ struct ResizeKnobs {
     // bilinear/bicubic, horizontal pass first: output rows per parallel task
     // of planar images (0 = rows_per_task)
     int planar_rows_per_task = 0;
-    // float32 without antialias, vertical pass first, planar: the
-    // horizontal pass as scalar loops along x, left to LLVM's loop
-    // vectorizer (hardware gathers; schedules/x86_loops.h)
+    // float32 without antialias, vertical pass first: the horizontal pass
+    // as scalar loops along x, left to LLVM's loop vectorizer (hardware
+    // gathers; schedules/x86_loops.h), instead of transposed tiles
     bool horizontal_gathers = false;
 };
 
