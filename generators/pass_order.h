@@ -18,6 +18,14 @@ constexpr float kVerticalFirstBelow = 0.7f;
 // first wherever the output has no more rows than the input.
 constexpr float kVerticalFirstBelowGathered = 1.0f;
 
+// Which float32 resizes gather their horizontal taps so: bilinear without
+// antialias (bicubic's four gathers per output vector did not beat the
+// tiles), on the entries where LLVM gathers. The generator asks it of its
+// target, the wrapper of the entry the CPU runs.
+inline bool horizontal_pass_gathers(bool bilinear, bool antialias, bool gathering_entry) {
+    return bilinear && !antialias && gathering_entry;
+}
+
 inline float vertical_first_below(bool horizontal_gathers) {
     return horizontal_gathers ? kVerticalFirstBelowGathered : kVerticalFirstBelow;
 }

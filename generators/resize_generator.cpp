@@ -311,7 +311,8 @@ public:
         const bool fixed = pixel == UInt(8);
         const bool gathers = !fixed && !antialias &&
                              (horizontal_gathers >= 0 ? horizontal_gathers > 0
-                                                      : filter == Filter::linear && llvm_gathers(get_target()));
+                                                      : horizontal_pass_gathers(filter == Filter::linear, antialias,
+                                                                                llvm_gathers(get_target())));
         const float first_below =
             vertical_first_below >= 0 ? float(vertical_first_below) : hres::vertical_first_below(gathers);
         if (flat_channels > 0) {

@@ -312,7 +312,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
             return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
         };
         // As the planar kernels compare (generators/pass_order.h).
-        const bool gathered = !bicubic && !options.antialias && internal::sapphire_rapids_entry_runs();
+        const bool gathered =
+            horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
         const bool pixel_rows = !device && in.dtype == DType::f32 && dense_pixels(in) && dense_pixels(out) &&
                                 float(out.h) <= vertical_first_below(gathered) * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
