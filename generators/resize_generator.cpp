@@ -63,6 +63,13 @@ public:
     GeneratorParam<int> window_rows{"window_rows", 8};  // x86: rows per window of columns
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
+    // x86 uint8: a kernel for densely interleaved RGB images only (3; 0 =
+    // any layout) that reads each output pixel as one 32-bit word at a byte
+    // offset, which LLVM's loop vectorizer gathers in hardware (the
+    // Sapphire Rapids entry, where the wrapper takes it), and lanes of those
+    // words per vector. schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
+    GeneratorParam<int> word_lanes{"word_lanes", 64};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
@@ -70,8 +77,16 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
-        accept_any_layout(input);
-        accept_any_layout(output);
+        const bool pixel_words = interleaved_rows > 0;
+        if (pixel_words) {
+            _halide_user_assert(interleaved_rows == 3 && input.type() == UInt(8) && !get_target().has_gpu_feature())
+                << "interleaved_rows is an x86 uint8 RGB kernel";
+            accept_interleaved(input, 3);
+            accept_interleaved(output, 3);
+        } else {
+            accept_any_layout(input);
+            accept_any_layout(output);
+        }
         Var x("x"), y("y"), c("c"), n("n");
         Expr in_w = input.dim(0).extent(), in_h = input.dim(1).extent();
         Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
@@ -92,6 +107,33 @@ public:
         auto row_of = [&](Expr j) { return clamp_tap(source_y(j), in_h); };
         Expr column = column_of(x);
         Expr direct = input(column, row_of(y), c, n);
+        if (pixel_words) {
+            // The output pixel's three bytes and the next as one
+            // little-endian word from byte 3 * column of its row, its channel
+            // c in byte c; the last pixel's word ends at the row's end
+            // (inputs at least 2 pixels wide: the wrapper's choice), shifted
+            // down a byte. Stored per vector of pixels, the word is needed
+            // whole, so LLVM combines the four byte loads into one 32-bit
+            // load, which its loop vectorizer gathers at byte offsets.
+            Func words("pixel_words");
+            Expr at = 3 * column, start = min(at, 3 * in_w - 4);
+            Expr word = cast<uint32_t>(0);
+            for (int b = 0; b < 4; b++) {
+                Expr offset = start + b;  // x * 3 + c of an interleaved row
+                word = word | (cast<uint32_t>(input(offset / 3, row_of(y), offset % 3, n)) << (8 * b));
+            }
+            words(x, y, n) = word >> cast<uint32_t>(8 * (at - start));
+            output(x, y, c, n) = cast<uint8_t>(words(x, y, n) >> cast<uint32_t>(8 * c));
+            set_seed_estimates(input, output);
+            scale_h.set_estimate(0.0);
+            scale_w.set_estimate(0.0);
+            if (!using_autoscheduler()) {
+                schedule_resize_nearest_words_x86(
+                    {output, words, source_x, source_y, x, y, c, n, layout_of(input, output)},
+                    {rows_per_task, vector_multiplier}, word_lanes);
+            }
+            return;
+        }
         // Three equal forms of that gather, one per kind of x86 schedule,
         // which specialises on the conditions below (CUDA threads gather a
         // pixel each: nothing to share between them).

@@ -55,6 +55,14 @@ struct ResizeKnobs {
     bool horizontal_gathers = false;
 };
 
+// nearest, uint8 RGB read as pixel words (the generator's interleaved_rows).
+struct NearestWordsFuncs {
+    Halide::Func output, words;       // words (x, y, n): an output pixel's bytes
+    Halide::Func source_x, source_y;  // index tables
+    Halide::Var x, y, c, n;
+    LayoutConditions layout;
+};
+
 struct NearestResizeFuncs {
     Halide::Func output;
     Halide::Func gathered_rows;       // input rows gathered along x (output width)
@@ -146,6 +154,7 @@ void schedule_resize_nearest_cuda(NearestResizeFuncs f, const GpuKnobs &knobs);
 void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs &knobs);
 void schedule_resize_nearest_x86(NearestResizeFuncs f, const Halide::Target &target,
                                  const ResizeKnobs &knobs);
+void schedule_resize_nearest_words_x86(NearestWordsFuncs f, const ResizeKnobs &knobs, int lanes);
 // resize_taps (host only): the tables once each, ahead of the outputs.
 void schedule_resize_taps_x86(const std::vector<Halide::Func> &tables);
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Halide::Target &target,

@@ -162,6 +162,16 @@ TEST(ResizeVsReference, CornerCases) {
                     cases.push_back({mode, aa, ac, 2, channels, 24, 40, 24, 17, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 25, 9, 21, 16, 0, 0, l});
                 }
+                // No more rows than the input: uint8 RGB nearest reads each
+                // pixel as a 32-bit word on the Sapphire Rapids entry (x86),
+                // in vectors of 64; inputs 2 and 3 pixels wide (the last
+                // pixel's word starts a byte early), a vector and one, a
+                // vector exactly, a row's last pixel read.
+                cases.push_back({mode, aa, ac, 1, 3, 4, 2, 4, 5, 0, 0, l});
+                cases.push_back({mode, aa, ac, 2, 3, 9, 3, 9, 2, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 21, 131, 13, 65, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 20, 130, 20, 64, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 10, 200, 10, 199, 0, 0, l});
                 // Inputs at least 1024 columns wide: planar ones run the
                 // horizontal pass in tasks of one plane (x86), rows not a
                 // whole number of strips; 2 channels take the generic strides.

@@ -63,8 +63,9 @@ Status check_pair(const Image &in, const Image &out);
 bool overlaps(const void *data, size_t bytes, const Image &image);
 
 // Whether the x86 kernels run their first multi-target entry (Sapphire
-// Rapids features, not forced below AVX-512), whose float32 bilinear
-// horizontal pass gathers in hardware (generators/pass_order.h).
+// Rapids features, not forced below AVX-512), on which float32 bilinear's
+// horizontal pass (generators/pass_order.h) and uint8 RGB nearest's pixel
+// words (runtime/src/resize.cpp) gather in hardware.
 bool sapphire_rapids_entry_runs();
 
 // The threads Halide's pool runs kernels on: set_num_threads' value, or
