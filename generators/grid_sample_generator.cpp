@@ -307,10 +307,11 @@ public:
     // buffer per pixel, which keeps LLVM from vectorising the pixel loop;
     // schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
-    // x86 nearest: taps read by element offset (nearest_by_offset; the tuned
-    // default) or by coordinates; schedules/grid_sample_x86.cpp has the
-    // numbers, and those of uint8 bilinear, which did not gain from it.
-    GeneratorParam<bool> tap_offsets{"tap_offsets", true};
+    // x86 nearest: taps read by element offset (1, nearest_by_offset) or by
+    // coordinates (0); -1 = the tuned default: by offset, by coordinates
+    // where LLVM gathers. schedules/grid_sample_x86.cpp has the numbers, and
+    // those of uint8 bilinear, which did not gain from offsets.
+    GeneratorParam<int> tap_offsets{"tap_offsets", -1};
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
@@ -328,7 +329,8 @@ protected:
     }
 
     bool uses_tap_offsets() const {
-        return !this->get_target().has_gpu_feature() && mode == SampleMode::nearest && tap_offsets;
+        if (this->get_target().has_gpu_feature() || mode != SampleMode::nearest) return false;
+        return tap_offsets >= 0 ? tap_offsets > 0 : !llvm_gathers(this->get_target());
     }
 
     // Defines `output` from the normalised sampling coordinates.

@@ -41,8 +41,14 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // -> 8142-11787 / 9697-13779 -> 8472-10471 us (5 of 6 rounds; the padded
     // copies keep Halide's gathers and windows, which their reads need).
     // Keeping the windows, LLVM left the pixel loop scalar (2-3x slower).
-    // Nearest did not gain (nchw slower in 4 of 6 rounds), nor does uint8
-    // vectorise (byte taps).
+    // Nearest did not gain there (nchw slower in 4 of 6 rounds), reading by
+    // offset. Read by coordinates it does since 2026-11-26: H200 machine's
+    // host, same harness and padding, Halide's 8-lane gathers by offset ->
+    // LLVM's by coordinates, us: 1 thread, 6 rounds, nchw 624-722 ->
+    // 511-621, nhwc 612-951 -> 484-655 (by offset 491-617); 1x3x1080x1920
+    // at its own size, 16 threads, 3 rounds, nchw 472-507 -> 378-387, nhwc
+    // 471-587 -> 410-443; border padding nchw 627-671 -> 516-525, reflection
+    // nhwc 824-856 -> 682-691. uint8 does not vectorise (byte taps).
     const int lanes = knobs.gather_lanes > 0 ? knobs.gather_lanes : vec;
     for (Func table : f.tables) {
         table.compute_root();
