@@ -70,6 +70,9 @@ struct Sampled {
     // gather; and for other layouts the tap's coordinates (x, y, n).
     // Undefined otherwise.
     Func offsets, tap_coordinates;
+    // Nearest as pixel words (uint8 RGB, the generator's interleaved_rows):
+    // (x, y, n) the tap's three bytes as one 32-bit word. Undefined otherwise.
+    Func words;
 };
 
 // Row windows: the taps of one row of a footprint are adjacent pixels (2 for
@@ -163,15 +166,38 @@ Expr nearest_by_offset(Sampled &s, Func pixels, const OffsetReads &reads, Expr x
     return select(reads.usable(), by_offset, by_coordinates);
 }
 
+// Nearest as pixel words (densely interleaved uint8 RGB): the footprint
+// stores the tap's element offset, or -1 outside the image, and the tap's
+// three bytes and the next are read as one little-endian word, its channel c
+// in byte c (the buffer's last pixel's word starts a byte early and is
+// shifted down, so no word reaches past the buffer: at least 2 pixels, the
+// wrapper's choice). Stored whole, the word's four byte loads become one
+// 32-bit load, which LLVM's loop vectorizer gathers at byte offsets.
+Expr nearest_by_words(Sampled &s, Func pixels, const OffsetReads &reads, Expr xi, Expr yi, Expr width,
+                      Expr height, Expr last, Var x, Var y, Var c, Var n) {
+    Expr inside = xi >= 0 && xi < width && yi >= 0 && yi < height;
+    s.footprint(x, y, n) = select(inside, reads.pixel(xi, yi, n), -1);
+    Expr at = max(s.footprint(x, y, n), 0), start = min(at, last - 3);
+    Expr word = cast<uint32_t>(0);
+    for (int b = 0; b < 4; b++) {
+        word = word | (cast<uint32_t>(reads.read(pixels, index_bits(start + b))) << (8 * b));
+    }
+    s.words(x, y, n) = word >> cast<uint32_t>(8 * (at - start));
+    Expr value = cast<uint8_t>(s.words(x, y, n) >> cast<uint32_t>(8 * c));
+    return select(s.footprint(x, y, n) >= 0, value, cast<uint8_t>(0));
+}
+
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
 // any type), optionally with row windows (bilinear and bicubic), read from
 // `padded` where that is defined (bicubic under zeros or border padding only),
-// or with taps read by offset where `offset_reads` is given (nearest).
+// or with taps read by offset where `offset_reads` is given (nearest), as
+// pixel words where `words_last` (the input's last element offset) is too.
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
-                     bool row_windows, const OffsetReads *offset_reads) {
-    Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates")};
+                     bool row_windows, const OffsetReads *offset_reads, Expr words_last = Expr()) {
+    Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates"),
+              Func("pixel_words")};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
     Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
@@ -195,7 +221,9 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         Expr px = pad_coordinate(ux, width, padding, align_corners);
         Expr py = pad_coordinate(uy, height, padding, align_corners);
         Expr xi = tap_index(round(px), width), yi = tap_index(round(py), height);
-        if (offset_reads) {
+        if (offset_reads && words_last.defined()) {
+            s.value = nearest_by_words(s, pixels, *offset_reads, xi, yi, width, height, words_last, x, y, c, n);
+        } else if (offset_reads) {
             s.value = nearest_by_offset(s, pixels, *offset_reads, xi, yi, width, height, x, y, c, n);
         } else {
             s.footprint(x, y, n) = {xi, yi};
@@ -316,6 +344,11 @@ public:
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
+    // x86 uint8 nearest: a kernel for densely interleaved RGB images only
+    // (3; 0 = any layout) that reads each tap as one 32-bit pixel word,
+    // gathered in hardware where LLVM gathers (the wrapper takes it there).
+    // schedules/grid_sample_x86.cpp has the measurements.
+    GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -337,8 +370,17 @@ protected:
     template<typename In, typename Out>
     Sampled define_output(In &input, Out &output, Func sample_x, Func sample_y, Expr padding,
                           Expr align_corners) {
-        accept_any_layout(input);
-        accept_any_layout(output);
+        const bool pixel_words = interleaved_rows > 0;
+        if (pixel_words) {
+            _halide_user_assert(interleaved_rows == 3 && mode == SampleMode::nearest && input.type() == UInt(8) &&
+                                !this->get_target().has_gpu_feature())
+                << "interleaved_rows is an x86 uint8 RGB nearest kernel";
+            accept_interleaved(input, 3);
+            accept_interleaved(output, 3);
+        } else {
+            accept_any_layout(input);
+            accept_any_layout(output);
+        }
         // Nearest copies pixels in their own type: for uint8, sampling in
         // float32 and rounding back gives the same value, at a cost (H200
         // host, AVX-512, 1 thread, 2026-11-21, single-kernel harness, 4
@@ -358,9 +400,13 @@ protected:
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
         std::optional<OffsetReads> reads;
-        if (uses_tap_offsets()) reads = OffsetReads::of(input);
+        if (uses_tap_offsets() || pixel_words) reads = OffsetReads::of(input);
+        Expr last;  // the input's last element offset
+        if (pixel_words) {
+            last = reads->pixel(width - 1, height - 1, input.dim(3).extent() - 1) + 2;
+        }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
-                                 x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr);
+                                 x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr, last);
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -384,15 +430,21 @@ protected:
             padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
-                              s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates};
+                              s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
             const bool bicubic = mode == SampleMode::bicubic;
-            const int chunk = interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : 0);
+            const bool pixel_words = s.words.defined();
+            const int chunk =
+                interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : pixel_words ? 64 : 0);
             const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0
                                                                    : (!bicubic || uses_row_windows(input.type()));
-            const int lanes = gather_lanes >= 0 ? int(gather_lanes) : (llvm_gathers(this->get_target()) ? 1 : 8);
+            // Pixel words: the gathers are the words' own loop; the output's
+            // vectors split the words into bytes.
+            const int lanes = gather_lanes >= 0 ? int(gather_lanes)
+                              : pixel_words   ? 16
+                                              : (llvm_gathers(this->get_target()) ? 1 : 8);
             schedule_grid_sample_x86(funcs, this->get_target(),
                                      {rows_per_task, vector_multiplier, lanes, chunk, channels_inner});
         }

@@ -87,6 +87,12 @@ public:
             accept_any_layout(input);
             accept_any_layout(output);
         }
+        // After the output's definition (either form below).
+        auto set_estimates = [&] {
+            set_seed_estimates(input, output);
+            scale_h.set_estimate(0.0);
+            scale_w.set_estimate(0.0);
+        };
         Var x("x"), y("y"), c("c"), n("n");
         Expr in_w = input.dim(0).extent(), in_h = input.dim(1).extent();
         Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
@@ -124,9 +130,7 @@ public:
             }
             words(x, y, n) = word >> cast<uint32_t>(8 * (at - start));
             output(x, y, c, n) = cast<uint8_t>(words(x, y, n) >> cast<uint32_t>(8 * c));
-            set_seed_estimates(input, output);
-            scale_h.set_estimate(0.0);
-            scale_w.set_estimate(0.0);
+            set_estimates();
             if (!using_autoscheduler()) {
                 schedule_resize_nearest_words_x86(
                     {output, words, source_x, source_y, x, y, c, n, layout_of(input, output)},
@@ -197,10 +201,7 @@ public:
             windowed = select(layout.planar(), windowed, gathered);
         }
         output(x, y, c, n) = windowed;
-
-        set_seed_estimates(input, output);
-        scale_h.set_estimate(0.0);
-        scale_w.set_estimate(0.0);
+        set_estimates();
 
         if (!using_autoscheduler()) {
             NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse, x, y, c, n, layout};

@@ -39,6 +39,9 @@ struct GridSampleFuncs {
     // addresses from, and the taps' coordinates for other layouts (undefined
     // otherwise).
     Halide::Func offsets, tap_coordinates;
+    // Nearest as pixel words (uint8 RGB): each tap's bytes as one word,
+    // gathered per chunk of pixels (undefined otherwise).
+    Halide::Func words;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

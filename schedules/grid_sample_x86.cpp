@@ -127,6 +127,20 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         f.footprint.specialize(padding).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
     f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    if (f.words.defined()) {
+        // Pixel words (uint8 RGB nearest): per chunk of pixels (a constant
+        // number, so the buffer has a constant size and LLVM knows it apart
+        // from the input), a scalar loop that LLVM's loop vectorizer turns
+        // into vpgatherdd at byte offsets; the output's vectors split them
+        // into bytes and interleave the channels. H200 machine's host,
+        // Sapphire Rapids entry, 2026-11-26, single-kernel harness, affine
+        // 2x3x345x456 NHWC at its own size, lane-by-lane gathers by offset
+        // -> words, us: 1 thread, zeros 502-886 -> 329-474, border 516-891
+        // -> 348-359, reflection 713-732 -> 587-750; 1x3x1080x1920 at 16
+        // threads 398-455 -> 246-276 (output vectors of 32: within the
+        // noise of 16).
+        f.words.compute_at(f.output, xo).bound_storage(f.x, knobs.interleaved_chunk);
+    }
     if (f.offsets.defined()) {
         // Tap offsets (the generator's tap_offsets): each gather lane's
         // address is one scalar load from this buffer, where the gathers by

@@ -12,6 +12,7 @@
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
 #include "hres_affine_grid_sample_nearest_u8.h"
+#include "hres_affine_grid_sample_nearest_u8_rgb_words.h"
 #include "hres_grid_sample_bicubic_f32.h"
 #include "hres_grid_sample_bicubic_u8.h"
 #include "hres_grid_sample_bicubic_padded_border_f32.h"
@@ -22,6 +23,7 @@
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
 #include "hres_grid_sample_nearest_u8.h"
+#include "hres_grid_sample_nearest_u8_rgb_words.h"
 #include "hres_affine_grid_sample_bicubic_f32_cuda.h"
 #include "hres_affine_grid_sample_bicubic_u8_cuda.h"
 #include "hres_affine_grid_sample_bilinear_f32_cuda.h"
@@ -116,18 +118,36 @@ int padding_value(Padding padding) {
     return -1;
 }
 
+// The kernels of one operation.
+struct SampleKernels {
+    const SampleKernel (&general)[2][3][2];  // [device][mode][dtype]
+    const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
+    SampleKernel rgb_words;                  // x86 uint8 RGB nearest as pixel words
+};
+constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, hres_grid_sample_nearest_u8_rgb_words};
+constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded,
+                                                 hres_affine_grid_sample_nearest_u8_rgb_words};
+
 // The kernel for a call: a padded-copy variant where one takes it (CPU
-// bicubic, zeros or border padding, a copy within the limit), else the
-// [device][mode][dtype] entry.
-SampleKernel pick_kernel(const SampleKernel (&kernels)[2][3][2], const SampleKernel (&padded)[2][2],
-                         const Image &in, const GridSampleOptions &options) {
+// bicubic, zeros or border padding, a copy within the limit); on the
+// Sapphire Rapids entry uint8 NHWC RGB nearest reads its taps as pixel words
+// gathered in hardware (schedules/grid_sample_x86.cpp has the numbers; the
+// kernel needs at least 2 pixels); else the [device][mode][dtype] entry.
+SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
+                         const GridSampleOptions &options) {
     const int dtype = internal::dtype_index(in);
-    if (in.device == Device::cpu && options.mode == Interp::bicubic &&
+    const bool cpu = in.device == Device::cpu;
+    if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {
-        return padded[padding_value(options.padding)][dtype];
+        return kernels.padded[padding_value(options.padding)][dtype];
     }
-    return kernels[internal::device_index(in)][mode_index(options.mode)][dtype];
+    if (cpu && options.mode == Interp::nearest && in.dtype == DType::u8 && in.c == 3 &&
+        internal::dense_pixels(in) && internal::dense_pixels(out) && in.n * in.h * in.w >= 2 &&
+        internal::sapphire_rapids_entry_runs()) {
+        return kernels.rgb_words;
+    }
+    return kernels.general[internal::device_index(in)][mode_index(options.mode)][dtype];
 }
 
 // Checks shared by both entry points; `params` names the float array
@@ -160,7 +180,7 @@ Status grid_sample(const Image &in, const float *grid, const Image &out, const G
     // Nearest copies pixels; the other modes compute with them.
     internal::CopyViews views(in, out, options.mode == Interp::nearest);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
-    SampleKernel kernel = pick_kernel(kGridSample, kGridSamplePadded, views.in, options);
+    SampleKernel kernel = pick_kernel(kGridSampleKernels, views.in, views.out, options);
     return internal::run_kernel("grid_sample", [&] {
         return kernel(views.input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
                       views.output.get());
@@ -173,7 +193,7 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     // Nearest copies pixels; the other modes compute with them.
     internal::CopyViews views(in, out, options.mode == Interp::nearest);
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
-    SampleKernel kernel = pick_kernel(kAffineGridSample, kAffineGridSamplePadded, views.in, options);
+    SampleKernel kernel = pick_kernel(kAffineGridSampleKernels, views.in, views.out, options);
     return internal::run_kernel("affine_grid_sample", [&] {
         return kernel(views.input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
                       views.output.get());

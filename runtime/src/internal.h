@@ -68,6 +68,12 @@ bool overlaps(const void *data, size_t bytes, const Image &image);
 // words (runtime/src/resize.cpp) gather in hardware.
 bool sapphire_rapids_entry_runs();
 
+// Densely interleaved RGB or RGBA pixels (NHWC): the layout of the x86
+// kernels built for it alone (interleaved_rows in generators/).
+inline bool dense_pixels(const Image &image) {
+    return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
+}
+
 // The threads Halide's pool runs kernels on: set_num_threads' value, or
 // Halide's own default (HL_NUM_THREADS, else one per core).
 int pool_threads();

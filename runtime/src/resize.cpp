@@ -73,10 +73,6 @@ constexpr NearestKernel kNearestExact[2][2] = {
 constexpr NearestKernel kNearestRgbWords[2] = {hres_resize_nearest_u8_rgb_words,
                                                hres_resize_nearest_exact_u8_rgb_words};
 
-// Densely interleaved RGB or RGBA pixels (NHWC), the interleaved kernels' layout.
-bool dense_pixels(const Image &image) {
-    return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
-}
 // [bicubic][antialias][dtype] -> kernel; the CUDA variants that take host
 // tables (generators/CMakeLists.txt) are in kTabled instead.
 constexpr FilteredKernel kFiltered[2][2][2] = {
@@ -261,8 +257,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // time at 500x400 -> 256x256: schedules/resize_x86.cpp). Upscaling
         // in y the general kernel copies its gathered rows and stays ahead;
         // the words kernel needs inputs at least 2 pixels wide.
-        if (!device && views.in.dtype == DType::u8 && views.in.c == 3 && dense_pixels(views.in) &&
-            dense_pixels(views.out) && views.in.w >= 2 && views.out.h <= views.in.h &&
+        if (!device && views.in.dtype == DType::u8 && views.in.c == 3 && internal::dense_pixels(views.in) &&
+            internal::dense_pixels(views.out) && views.in.w >= 2 && views.out.h <= views.in.h &&
             internal::sapphire_rapids_entry_runs()) {
             kernel = kNearestRgbWords[options.mode == Interp::nearest_exact];
         }
@@ -331,7 +327,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // As the planar kernels compare (generators/pass_order.h).
         const bool gathered =
             horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
-        const bool pixel_rows = !device && in.dtype == DType::f32 && dense_pixels(in) && dense_pixels(out) &&
+        const bool pixel_rows = !device && in.dtype == DType::f32 && internal::dense_pixels(in) && internal::dense_pixels(out) &&
                                 float(out.h) <= vertical_first_below(gathered) * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
