@@ -166,25 +166,17 @@ Expr nearest_by_offset(Sampled &s, Func pixels, const OffsetReads &reads, Expr x
     return select(reads.usable(), by_offset, by_coordinates);
 }
 
-// Nearest as pixel words (densely interleaved uint8 RGB): the footprint
-// stores the tap's element offset, or -1 outside the image, and the tap's
-// three bytes and the next are read as one little-endian word, its channel c
-// in byte c (the buffer's last pixel's word starts a byte early and is
-// shifted down, so no word reaches past the buffer: at least 2 pixels, the
-// wrapper's choice). Stored whole, the word's four byte loads become one
-// 32-bit load, which LLVM's loop vectorizer gathers at byte offsets.
+// Nearest as pixel words (densely interleaved uint8 RGB, layout.h's
+// pixel_word): the footprint stores the tap's element offset, or -1 outside
+// the image, and the tap is read as one word from there; `last` is the
+// input's last element offset (at least 2 pixels: the wrapper's choice).
 Expr nearest_by_words(Sampled &s, Func pixels, const OffsetReads &reads, Expr xi, Expr yi, Expr width,
                       Expr height, Expr last, Var x, Var y, Var c, Var n) {
     Expr inside = xi >= 0 && xi < width && yi >= 0 && yi < height;
     s.footprint(x, y, n) = select(inside, reads.pixel(xi, yi, n), -1);
-    Expr at = max(s.footprint(x, y, n), 0), start = min(at, last - 3);
-    Expr word = cast<uint32_t>(0);
-    for (int b = 0; b < 4; b++) {
-        word = word | (cast<uint32_t>(reads.read(pixels, index_bits(start + b))) << (8 * b));
-    }
-    s.words(x, y, n) = word >> cast<uint32_t>(8 * (at - start));
-    Expr value = cast<uint8_t>(s.words(x, y, n) >> cast<uint32_t>(8 * c));
-    return select(s.footprint(x, y, n) >= 0, value, cast<uint8_t>(0));
+    auto byte_at = [&](Expr offset) { return reads.read(pixels, index_bits(offset)); };
+    s.words(x, y, n) = pixel_word(byte_at, max(s.footprint(x, y, n), 0), last);
+    return select(s.footprint(x, y, n) >= 0, word_channel(s.words(x, y, n), c), cast<uint8_t>(0));
 }
 
 // grid_sample at output (x, y, c, n), which samples normalised coordinates

@@ -7,6 +7,8 @@
 #include "boundary.h"
 #include "schedules/layout.h"
 
+#include <functional>
+
 namespace hres {
 
 template<typename Buf>
@@ -68,6 +70,28 @@ struct OffsetReads {
                               image(0, 0, promised_index(along_c, 0, channels - 1), 0));
     }
 };
+
+// uint8 RGB pixels as 32-bit words: the pixel's three bytes and the next as
+// one little-endian word, channel c in byte c, from element offset `at` of
+// an interleaved buffer whose last element is at `last` (byte_at reads one
+// element). The last pixel's word starts a byte early and is shifted down,
+// so no word reaches past `last` (the buffer needs 4 bytes, 2 pixels).
+// Halide reads no word at a byte offset, but stored whole (as a Func the
+// schedule computes into a buffer) the word's four byte loads become one
+// 32-bit load in LLVM, which its loop vectorizer gathers at byte offsets.
+inline Halide::Expr pixel_word(const std::function<Halide::Expr(Halide::Expr)> &byte_at, Halide::Expr at,
+                               Halide::Expr last) {
+    using Halide::cast;
+    Halide::Expr start = Halide::min(at, last - 3);
+    Halide::Expr word = cast<uint32_t>(0);
+    for (int b = 0; b < 4; b++) word = word | (cast<uint32_t>(byte_at(start + b)) << (8 * b));
+    return word >> cast<uint32_t>(8 * (at - start));
+}
+
+// Channel c of a pixel_word.
+inline Halide::Expr word_channel(Halide::Expr word, Halide::Expr c) {
+    return Halide::cast<uint8_t>(word >> Halide::cast<uint32_t>(8 * c));
+}
 
 template<typename In, typename Out>
 LayoutConditions layout_of(In &input, Out &output) {

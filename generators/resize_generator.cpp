@@ -114,22 +114,14 @@ public:
         Expr column = column_of(x);
         Expr direct = input(column, row_of(y), c, n);
         if (pixel_words) {
-            // The output pixel's three bytes and the next as one
-            // little-endian word from byte 3 * column of its row, its channel
-            // c in byte c; the last pixel's word ends at the row's end
-            // (inputs at least 2 pixels wide: the wrapper's choice), shifted
-            // down a byte. Stored per vector of pixels, the word is needed
-            // whole, so LLVM combines the four byte loads into one 32-bit
-            // load, which its loop vectorizer gathers at byte offsets.
+            // The output pixel as a word (layout.h) from byte 3 * column of
+            // its input row, which is the buffer's `last` here: a word never
+            // reaches past its row (inputs at least 2 pixels wide: the
+            // wrapper's choice). Offset x * 3 + c of an interleaved row.
             Func words("pixel_words");
-            Expr at = 3 * column, start = min(at, 3 * in_w - 4);
-            Expr word = cast<uint32_t>(0);
-            for (int b = 0; b < 4; b++) {
-                Expr offset = start + b;  // x * 3 + c of an interleaved row
-                word = word | (cast<uint32_t>(input(offset / 3, row_of(y), offset % 3, n)) << (8 * b));
-            }
-            words(x, y, n) = word >> cast<uint32_t>(8 * (at - start));
-            output(x, y, c, n) = cast<uint8_t>(words(x, y, n) >> cast<uint32_t>(8 * c));
+            auto row_byte = [&](Expr offset) { return input(offset / 3, row_of(y), offset % 3, n); };
+            words(x, y, n) = pixel_word(row_byte, 3 * column, 3 * in_w - 1);
+            output(x, y, c, n) = word_channel(words(x, y, n), c);
             set_estimates();
             if (!using_autoscheduler()) {
                 schedule_resize_nearest_words_x86(

@@ -142,9 +142,7 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
         padded_copy_bytes(in) <= copy_limit.load()) {
         return kernels.padded[padding_value(options.padding)][dtype];
     }
-    if (cpu && options.mode == Interp::nearest && in.dtype == DType::u8 && in.c == 3 &&
-        internal::dense_pixels(in) && internal::dense_pixels(out) && in.n * in.h * in.w >= 2 &&
-        internal::sapphire_rapids_entry_runs()) {
+    if (options.mode == Interp::nearest && internal::rgb_words_apply(in, out) && in.n * in.h * in.w >= 2) {
         return kernels.rgb_words;
     }
     return kernels.general[internal::device_index(in)][mode_index(options.mode)][dtype];

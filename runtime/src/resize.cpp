@@ -257,9 +257,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // time at 500x400 -> 256x256: schedules/resize_x86.cpp). Upscaling
         // in y the general kernel copies its gathered rows and stays ahead;
         // the words kernel needs inputs at least 2 pixels wide.
-        if (!device && views.in.dtype == DType::u8 && views.in.c == 3 && internal::dense_pixels(views.in) &&
-            internal::dense_pixels(views.out) && views.in.w >= 2 && views.out.h <= views.in.h &&
-            internal::sapphire_rapids_entry_runs()) {
+        if (internal::rgb_words_apply(views.in, views.out) && views.in.w >= 2 && views.out.h <= views.in.h) {
             kernel = kNearestRgbWords[options.mode == Interp::nearest_exact];
         }
         return internal::run_kernel("resize", [&] {
@@ -324,10 +322,11 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // output has no more rows than the input: H200 machine's host,
         // 2026-11-26, 1x3x345x456 -> 270x270 RGB, 1 thread, 228-277 ->
         // 180-239 us (schedules/resize_x86.cpp has the rest).
-        // As the planar kernels compare (generators/pass_order.h).
+        // The threshold as the planar kernels compare (generators/pass_order.h).
         const bool gathered =
             horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
-        const bool pixel_rows = !device && in.dtype == DType::f32 && internal::dense_pixels(in) && internal::dense_pixels(out) &&
+        const bool pixel_rows = !device && in.dtype == DType::f32 && internal::dense_pixels(in) &&
+                                internal::dense_pixels(out) &&
                                 float(out.h) <= vertical_first_below(gathered) * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
