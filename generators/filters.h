@@ -202,7 +202,7 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     // weight before quantisation, and the precision is chosen from the largest
     // partial sum seen while folding (SPEC.md 3.2).
     Expr lo = max(first, 0);
-    std::vector<Expr> slot(support), folded(support, make_zero(t));
+    std::vector<Expr> slot(support);
     Expr peak = make_zero(t);
     for (int j = 0; j < support; j++) {
         slot[j] = clamp_tap(first + j, axis.in) - lo;
@@ -221,19 +221,26 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
         by_slot[s] = strict_float(sum);
     }
 
-    Func weight_f64("weight_f64_" + axis.name), peak_f64("peak_" + axis.name);
-    weight_f64(k, i) = select(unchanged, select(k == 0, make_one(t), make_zero(t)), mux(k, by_slot));
-    peak_f64(i) = select(unchanged, make_one(t), peak);
+    // One evaluation of an output's filter gives all its folded weights and
+    // its peak: a table of them, per output, which the quantised weights and
+    // the maximum read (inlined, each weight and the maximum redid them all).
+    std::vector<Expr> values = by_slot;
+    values.push_back(peak);
+    Func folded("folded_" + axis.name);
+    folded(i) = Tuple(values);
+    std::vector<Expr> weights(support);
+    for (int s = 0; s < support; s++) weights[s] = folded(i)[s];
+    Expr weight_f64 = select(unchanged, select(k == 0, make_one(t), make_zero(t)), mux(k, weights));
     // Peaks are >= 0, so starting the maximum at 0 changes nothing.
     RDom all(0, axis.out, "all_outputs");
     Func largest("largest_" + axis.name);
     largest() = make_zero(t);
-    largest() = max(largest(), peak_f64(all));
+    largest() = max(largest(), select(unchanged, make_one(t), folded(all)[support]));
     taps.shift = Func("shift_" + axis.name);
     taps.shift() = detail::fixed_point_shift(largest());
     taps.start(i) = select(unchanged, i, lo);
-    taps.weight(k, i) = detail::quantise(weight_f64(k, i), taps.shift());
-    taps.tables = {largest, taps.start, taps.weight, taps.shift};
+    taps.weight(k, i) = detail::quantise(weight_f64, taps.shift());
+    taps.tables = {folded, largest, taps.start, taps.weight, taps.shift};
     taps.largest = largest;
     taps.largest_over = all.x;
     return taps;

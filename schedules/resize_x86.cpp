@@ -501,12 +501,15 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         }
     }
     // uint8 without antialias: the whole-axis maximum that sets the
-    // precision evaluates every output's folded weights itself, in float64;
-    // as a scalar loop it was most of the tables' time (perf, build machine,
-    // Cascade Lake AVX-512, 1 thread, 2026-11-22: 9% of bicubic 500x400 ->
-    // 256x256 nchw, 6% of bilinear 345x456 -> 270x270), vectorised across
-    // outputs 5% and 3.4%. With antialias it reads the weight table
-    // (outputs strided by the tap count there), so it stays scalar.
+    // precision reads each output's peak; when it evaluated the outputs'
+    // filters itself, in float64, as a scalar loop it was most of the
+    // tables' time (perf, build machine, Cascade Lake AVX-512, 1 thread,
+    // 2026-11-22: 9% of bicubic 500x400 -> 256x256 nchw, 6% of bilinear
+    // 345x456 -> 270x270), vectorised across outputs 5% and 3.4%. Since
+    // the peaks and folded weights are a table of their own (filters.h),
+    // all the tables take 2.1% of that bicubic row (6.1% before; AMD EPYC,
+    // AVX2, 2026-11-26). With antialias it reads the weight table (outputs
+    // strided by the tap count there), so it stays scalar.
     if (f.constant_taps) {
         for (FilteredResizeFuncs::Maximum m : f.maxima) {
             m.func.update().atomic().vectorize(m.over, table_lanes, TailStrategy::GuardWithIf);
