@@ -222,24 +222,25 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     }
 
     // One evaluation of an output's filter gives all its folded weights and
-    // its peak: a table of them, per output, which the quantised weights and
-    // the maximum read (inlined, each weight and the maximum redid them all).
-    std::vector<Expr> values = by_slot;
-    values.push_back(peak);
+    // its peak (an unchanged axis: weight 1 on its own pixel): a table of
+    // them, per output, which the quantised weights and the maximum read
+    // (inlined, each weight and the maximum redid them all).
+    std::vector<Expr> values(support + 1);
+    for (int s = 0; s < support; s++) values[s] = select(unchanged, s == 0 ? make_one(t) : make_zero(t), by_slot[s]);
+    values[support] = select(unchanged, make_one(t), peak);
     Func folded("folded_" + axis.name);
     folded(i) = Tuple(values);
     std::vector<Expr> weights(support);
     for (int s = 0; s < support; s++) weights[s] = folded(i)[s];
-    Expr weight_f64 = select(unchanged, select(k == 0, make_one(t), make_zero(t)), mux(k, weights));
     // Peaks are >= 0, so starting the maximum at 0 changes nothing.
     RDom all(0, axis.out, "all_outputs");
     Func largest("largest_" + axis.name);
     largest() = make_zero(t);
-    largest() = max(largest(), select(unchanged, make_one(t), folded(all)[support]));
+    largest() = max(largest(), folded(all)[support]);
     taps.shift = Func("shift_" + axis.name);
     taps.shift() = detail::fixed_point_shift(largest());
     taps.start(i) = select(unchanged, i, lo);
-    taps.weight(k, i) = detail::quantise(weight_f64, taps.shift());
+    taps.weight(k, i) = detail::quantise(mux(k, weights), taps.shift());
     taps.tables = {folded, largest, taps.start, taps.weight, taps.shift};
     taps.largest = largest;
     taps.largest_over = all.x;
