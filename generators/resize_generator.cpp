@@ -264,6 +264,11 @@ public:
     // the tuned default: stored with antialias (more taps per column).
     // schedules/resize_x86.cpp has the measurements.
     GeneratorParam<int> stored_pairs{"stored_pairs", -1};
+    // x86: bytes per store of the horizontal pass' staged blocks and tiles,
+    // several rows or columns each (-1 = the tuned default: a whole vector
+    // register without antialias, else 0; 0 = one row or column per
+    // store). schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> tile_store_bytes{"tile_store_bytes", -1};
     // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never; -1 =
     // the tuned default of generators/pass_order.h: 0.7, or 1 where the
@@ -590,6 +595,9 @@ public:
                 knobs.vertical_row_sums = vertical_row_sums != 0;
                 knobs.horizontal_gathers = gathers;
                 knobs.parallel_images = parallel_images != 0;
+                knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
+                                         : antialias               ? 0
+                                                                   : native_vector_bytes(get_target());
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }
         }

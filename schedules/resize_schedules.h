@@ -28,6 +28,10 @@ struct ResizeKnobs {
     int tile_lanes = 0;
     // nearest, windows of input columns: output rows per window (unrolled)
     int window_rows = 1;
+    // bilinear/bicubic, the horizontal pass' transposed tiles: the bytes each
+    // store of a staged block or tile writes, several of its rows or
+    // columns at once (0 = one per store)
+    int tile_store_bytes = 0;
     // bilinear/bicubic only: rows per vector (and tile edge) of the
     // horizontal pass (0 = the vector width)
     int horizontal_lanes = 0;

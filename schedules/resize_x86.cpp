@@ -23,8 +23,10 @@ namespace {
 // column is dense vectors of rows, and v x v tiles turned back.
 
 // A v x v tile of `func` computed at `at`, rows fastest: each column one
-// vector of v rows, the columns unrolled.
-void schedule_rows_fastest_tile(Func func, LoopLevel at, int v) {
+// vector of v rows, the columns unrolled; or `columns` columns per vector
+// where func reads its values from a tile stored the same way (a
+// data-dependent column would make that a gather).
+void schedule_rows_fastest_tile(Func func, LoopLevel at, int v, int columns = 1) {
     const std::vector<Var> a = func.args();
     const Var &x = a[0], &y = a[1];
     func.compute_at(at)
@@ -32,15 +34,22 @@ void schedule_rows_fastest_tile(Func func, LoopLevel at, int v) {
         .bound_storage(y, v)
         .bound_storage(x, v)
         .reorder(y, x)
-        .vectorize(y, v, TailStrategy::GuardWithIf)
-        .unroll(x, v, TailStrategy::GuardWithIf);
+        .vectorize(y, v, TailStrategy::GuardWithIf);
+    if (columns > 1) {
+        Var xo("tile_xo"), xi("tile_xi");
+        func.split(x, xo, xi, columns, TailStrategy::GuardWithIf).vectorize(xi).unroll(xo);
+    } else {
+        func.unroll(x, v, TailStrategy::GuardWithIf);
+    }
 }
 
 // The loops of `in_t`, a strip of rows the caller stores rows fastest (v of
 // them), and of the v x v `block`s of rows it transposes, each loaded
-// densely: whole blocks where `whole`, else guarded. Specialisations of
-// in_t made before take precedence; those of block must come after.
-void schedule_transposed_strip(Func in_t, Func block, Expr whole, int v) {
+// densely: whole blocks where `whole`, else guarded. A block stores `rows`
+// of its rows per vector (the returned Vars: the rows' loop is split into
+// outer and inner). Specialisations of in_t made before take precedence;
+// those of block must come after.
+std::pair<Var, Var> schedule_transposed_strip(Func in_t, Func block, Expr whole, int v, int rows = 1) {
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2];
     Var bx("bx"), xb("xb");
@@ -51,11 +60,22 @@ void schedule_transposed_strip(Func in_t, Func block, Expr whole, int v) {
         .vectorize(xb);
     in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
     const std::vector<Var> b = block.args();
+    Var yt("block_yt"), yr("block_yr"), yo("block_yo"), yi("block_yi");
+    rows = std::clamp(rows, 1, v);
     block.compute_at(in_t, bx)
         .bound_storage(b[0], v)
         .bound_storage(b[1], v)
+        .split(b[1], yt, yr, v, TailStrategy::GuardWithIf)
+        .split(yr, yo, yi, rows)
+        .reorder(b[0], yi, yo, yt)
         .vectorize(b[0], v, TailStrategy::GuardWithIf)
-        .unroll(b[1], v, TailStrategy::GuardWithIf);
+        .unroll(yo);
+    if (rows > 1) {
+        block.vectorize(yi);
+    } else {
+        block.unroll(yi);
+    }
+    return {yo, yi};
 }
 
 // Planar nearest vectorised across rows, as the filtered resizes' horizontal
@@ -88,6 +108,8 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
     // loaded densely.
     Func rows_t = f.picked_rows.in(f.picked);
     rows_t.compute_at(image, yo).reorder_storage(f.y, f.x, f.c, f.n).bound_storage(f.y, v);
+    // A row per store: the rows are picked by a table, so several in one
+    // vector would be gathered (schedule_horizontal_tiles has the cost).
     schedule_transposed_strip(rows_t, f.picked_rows, f.in_width >= v, v);
 }
 
@@ -291,8 +313,39 @@ struct HorizontalPass {
 // of the int32 sums' bytes.
 // Images narrower or shorter than v take the same loops with guarded partial
 // tiles.
-void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
+//
+// A transpose reads its staged tile as whole vector registers. Staged one
+// row or column at a time (a uint8 tile's 16-byte columns, a float32
+// tile's 32-byte rows), each 64-byte read waits for several stores that
+// cannot forward to it: x86 forwards a store only to a load inside it. So
+// the staging stores `store_bytes` at once where it can: the source blocks
+// several rows per vector (concatenated dense row loads), uint8 results
+// several columns per vector (read from the stored sums; float32 results
+// read their taps at data-dependent columns, so they keep a column per
+// vector). Interleaved source blocks keep a row per store: a row's channels
+// are one dense load split three ways (Halide's strided-load staging),
+// which rows in one vector would turn into gathers. Sapphire Rapids entry,
+// H200 machine's host, 2026-11-26, single-kernel harness, 5 interleaved
+// rounds, 1 thread, us, a row or column per store -> 64 bytes: uint8
+// 1x3x345x456 -> 270x270 NCHW bilinear 142.7-155.5 -> 108.0-121.5,
+// bicubic 178.9-194.9 -> 148.5-154.3 (every round faster); NHWC bilinear
+// 148.9-170.1 -> 136.6-170.6 (4 of 5), bicubic 190.5-236.8 -> 179.2-217.8
+// (3 of 5); 1x3x500x400 -> 256x256 NCHW bilinear 170.8-245.2 ->
+// 123.0-204.8 (4 of 5), bicubic 220.7-300.3 -> 168.8-228.7 (5 of 5);
+// float32 bicubic 500x400 -> 256x256 NCHW (vertical pass first) 309-452
+// -> 239-367 (4 of 5). 16 threads, 4x3x1080x1920 -> 540x960 uint8:
+// bilinear NHWC 732-744 -> 611-645, NCHW 735-761 -> 664-693; bicubic NHWC
+// 837-932 -> 759-811, NCHW 839-887 -> 755-780 (every round faster). The
+// build machine (AMD EPYC Zen 3), AVX2 entry: bilinear 345x456 NCHW
+// 215-248 -> 135-171, NHWC 174-182 -> 166-169; SSE4.1 entry NCHW 354-440
+// -> 138-271, NHWC even. With antialias it did not pay (the generator's
+// default is off there): Sapphire Rapids 1-thread rounds within the host's
+// noise, 16 threads bicubic+aa NCHW 1346-1364 -> 1400-1470; AVX2 entry
+// NCHW 3% faster, NHWC 5% slower (287-289 -> 300-305 bilinear+aa).
+void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, int store_bytes) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
+    // Lines of v values (a tile's rows or columns) per store of its staging.
+    auto rows_per_store = [&](Type t) { return std::max(1, store_bytes / (v * t.bytes())); };
     // The pass' image, which its consumers read: tiles of v x v outputs, in
     // tasks of a strip of v rows, all planes (an interleaved strip is loaded
     // for all of them at once), or on wide planar inputs one plane: three
@@ -356,7 +409,9 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
     }
     // ... and the result, narrowed to the pixel type (float32 results of
     // stored sums are the sums themselves: inlined).
-    if (!sum_stored || p.result.type() != p.sum.type()) schedule_rows_fastest_tile(p.result, LoopLevel(image, xo), v);
+    if (!sum_stored || p.result.type() != p.sum.type()) {
+        schedule_rows_fastest_tile(p.result, LoopLevel(image, xo), v, sum_stored ? rows_per_store(p.result.type()) : 1);
+    }
     // ... turned back to x-fastest.
     Func tile = p.result.in(image);
     tile.compute_at(image, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
@@ -381,10 +436,14 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v) {
             .vectorize(xb)
             .unroll(c);
     }
-    schedule_transposed_strip(in_t, block, p.whole_tiles, v);
+    const auto [block_yo, block_yi] =
+        schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()));
     const std::vector<Var> b = block.args();
     for (int channels : {3, 4}) {
-        block.specialize(f.layout.interleaved(channels)).reorder(b[2], b[0], b[1]).unroll(b[2]);
+        block.specialize(f.layout.interleaved(channels))
+            .reorder(b[2], b[0], block_yi, block_yo)
+            .unroll(b[2])
+            .unroll(block_yi);
     }
     // Pairs of adjacent columns: stored per strip, one interleave of two
     // v-row vectors per input column, or formed per tap pair and output
@@ -590,7 +649,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false,
                                   vec * 2, f.constant_taps ? Func() : vf.sum_y};
             second.source_rows = vf.flat_rows;
-            schedule_horizontal_tiles(second, f, v);
+            schedule_horizontal_tiles(second, f, v, knobs.tile_store_bytes);
         }
         if (only_order) return;
     }
@@ -652,7 +711,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     HorizontalPass first{f.resized_x, f.sum_x, f.input, LoopLevel(f.output, f.n), whole, true};
     first.paired = f.paired;
     first.plane_tasks_from = knobs.horizontal_plane_tasks_from;
-    schedule_horizontal_tiles(first, f, v);
+    schedule_horizontal_tiles(first, f, v, knobs.tile_store_bytes);
 
     // The vertical pass: without antialias its sum is pure, inlined into the
     // output's vectors, whose tails are then predicated vector code; a
