@@ -35,9 +35,14 @@ void schedule_rows_fastest_tile(Func func, LoopLevel at, int v, int columns = 1)
         .bound_storage(x, v)
         .reorder(y, x)
         .vectorize(y, v, TailStrategy::GuardWithIf);
-    if (columns > 1) {
-        Var xo("tile_xo"), xi("tile_xi");
-        func.split(x, xo, xi, columns, TailStrategy::GuardWithIf).vectorize(xi).unroll(xo);
+    if (columns > 1 && v % columns == 0) {
+        // Split by v first: the tile's loops have constant extents even
+        // where its region is a guarded partial tile.
+        Var xt("tile_xt"), xr("tile_xr"), xo("tile_xo"), xi("tile_xi");
+        func.split(x, xt, xr, v, TailStrategy::GuardWithIf)
+            .split(xr, xo, xi, columns)
+            .vectorize(xi)
+            .unroll(xo);
     } else {
         func.unroll(x, v, TailStrategy::GuardWithIf);
     }
@@ -61,7 +66,7 @@ std::pair<Var, Var> schedule_transposed_strip(Func in_t, Func block, Expr whole,
     in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
     const std::vector<Var> b = block.args();
     Var yt("block_yt"), yr("block_yr"), yo("block_yo"), yi("block_yi");
-    rows = std::clamp(rows, 1, v);
+    if (rows < 1 || v % rows != 0) rows = 1;
     block.compute_at(in_t, bx)
         .bound_storage(b[0], v)
         .bound_storage(b[1], v)
