@@ -597,7 +597,7 @@ public:
                 knobs.parallel_images = parallel_images != 0;
                 knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
                                          : antialias               ? 0
-                                                                   : native_vector_bytes(get_target());
+                                                                   : vector_width(get_target(), UInt(8), 1);
                 schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }
         }

@@ -10,8 +10,6 @@ int vector_width(const Target &target, Type t, int multiplier) {
     return std::max(1, target.natural_vector_size(t) * multiplier);
 }
 
-int native_vector_bytes(const Target &target) { return target.natural_vector_size(UInt(8)); }
-
 bool llvm_vectorizer(const Target &target) {
     return target.has_feature(Target::EnableLLVMLoopOpt);
 }

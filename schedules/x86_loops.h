@@ -9,9 +9,6 @@ namespace hres {
 // Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
 int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 
-// Bytes of the target's widest vector register (64 with AVX-512).
-int native_vector_bytes(const Halide::Target &target);
-
 // Whether LLVM's loop vectorizer runs for this target: the kernel enables it
 // on some entries (hres_add_kernel's LLVM_VECTORIZER). It vectorises two kinds
 // of loop better than Halide 21 does, which schedules then leave scalar there:
