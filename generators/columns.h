@@ -91,4 +91,21 @@ private:
     std::vector<Func> tables_;
 };
 
+// value(i) for index i, written so that a vector of `group` consecutive
+// indices from a multiple of `group` reads `group` values that each depend
+// on one index only: value(i) is picked by selects on i % group from the
+// values at the group's indices. Where value(i) reads a row (or column)
+// chosen by a table, each pick is one dense load broadcast to its lanes,
+// instead of a gather of every lane (Halide 21 cannot tell that each lane's
+// address is one of `group` whole rows). Identical to value(i); value is
+// also evaluated at the group's other indices, so it must accept indices
+// up to group - 1 past the last i read.
+inline Expr picked_in_groups(Expr i, int group, const std::function<Expr(Expr)> &value) {
+    if (group <= 1) return value(i);
+    Expr first = i - i % group;
+    Expr picked = value(first + (group - 1));
+    for (int k = group - 2; k >= 0; k--) picked = select(i % group == k, value(first + k), picked);
+    return picked;
+}
+
 }  // namespace hres

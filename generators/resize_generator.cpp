@@ -54,6 +54,10 @@ public:
     // strips, tiles of this many rows and columns (0 = gathered along x;
     // -1 = the tuned default: 16 for uint8, 0 for float32).
     GeneratorParam<int> tile_lanes{"tile_lanes", -1};
+    // ... and the tiles' rows (of a strip) and columns (of a tile) picked
+    // this many at a time, as one vector register of stores each (-1 = the
+    // tuned default: as many as fill the target's vector; 1 = one a time).
+    GeneratorParam<int> tile_group{"tile_group", -1};
     // Planar images, x86: where a vector's outputs read at most this many
     // consecutive input columns (upscaling along x), each picks its column
     // from that window by selects instead of a gather (0 = off; -1 = the
@@ -141,11 +145,27 @@ public:
         // specialisation; were it not, the output would evaluate both forms.
         const int tile = tile_lanes >= 0 ? int(tile_lanes) : (input.type() == UInt(8) ? 16 : 0);
         const LayoutConditions layout = layout_of(input, output);
+        // The rows and columns are picked `group` at a time (columns.h), so
+        // that the schedule stores a vector register of them at once. Its
+        // vectors start at multiples of `group` from the output's first row
+        // and column, which the selects can tell only where that is 0 (the
+        // wrapper's buffers start there).
+        const int group = tile <= 0 || get_target().has_gpu_feature() ? 1
+                          : tile_group >= 0 ? std::max(1, int(tile_group))
+                                            : std::max(1, get_target().natural_vector_size(UInt(8)) / tile);
+        if (group > 1) {
+            output.dim(0).set_min(0);
+            output.dim(1).set_min(0);
+        }
         // Tiles round up past the output's edge, and those outputs, which
         // are discarded, read the tables at their last entries.
         Func picked_rows("picked_rows"), picked("picked");
-        picked_rows(x, y, c, n) = input(x, row_of(min(y, out_h - 1)), c, n);
-        picked(x, y, c, n) = picked_rows(column_of(min(x, out_w - 1)), y, c, n);
+        picked_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
+            return input(x, row_of(min(j, out_h - 1)), c, n);
+        });
+        picked(x, y, c, n) = picked_in_groups(x, group, [&](Expr i) {
+            return picked_rows(column_of(min(i, out_w - 1)), y, c, n);
+        });
         Expr across_rows = on_cuda(false, layout.planar());
         // 2. Upscaling vertically, consecutive output rows copy the same
         // input row: `reuse` gathers each such row once and copies it (its
@@ -214,6 +234,7 @@ public:
                 knobs.planar_pixel_lanes = planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (scalar_pixels ? 1 : 8);
                 knobs.reuse_pixel_lanes = reuse_pixel_lanes;
                 knobs.tile_lanes = tile;
+                knobs.tile_group = group;
                 knobs.window_rows = window_rows;
                 schedule_resize_nearest_x86(funcs, get_target(), knobs);
             }

@@ -26,6 +26,9 @@ struct ResizeKnobs {
     int reuse_pixel_lanes = 0;
     // nearest, planar: tile edge of the gather across rows (0 = off)
     int tile_lanes = 0;
+    // ... whose rows and columns the generator picks this many at a time
+    // (picked_in_groups): one vector register of stores each
+    int tile_group = 1;
     // nearest, windows of input columns: output rows per window (unrolled)
     int window_rows = 1;
     // bilinear/bicubic, the horizontal pass' transposed tiles: the bytes each

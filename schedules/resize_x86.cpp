@@ -91,8 +91,19 @@ std::pair<Var, Var> schedule_transposed_strip(Func in_t, Func block, Expr whole,
 // Per v x v outputs that is a share of one transpose in, one out and v
 // vector copies, instead of v x v scalar loads. The strip's tiles round up
 // (the output copies what it needs), so only inputs narrower than v take
-// guarded loops.
-void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
+// guarded loops. Both staged tiles store `group` rows or columns per vector
+// register, each a dense load of a row or column the generator picks group
+// at a time (picked_in_groups), so that the transposes' whole-register
+// reads are served by store forwarding (schedule_horizontal_tiles has the
+// cost of a row per store). H100 machine's host (Sapphire Rapids entry),
+// 2026-11-26, single-kernel harness, interleaved rounds, NCHW, a row or
+// column per store -> 4 per 64-byte store: 1 thread, 1x3x500x400 ->
+// 256x256 56-99 -> 38-82 us (best 56.3 -> 38.1, 8 rounds; nearest-exact
+// 58-98 -> 38-82), 1x3x300x400 -> 600x700 216-414 -> 163-270 us (5 of 5
+// faster); 16 threads, 4x3x1080x1920 -> 540x960 258-276 -> 250-259 us,
+// -> 2160x3840 1834-2005 -> 1512-1781 us. Build machine (AMD EPYC Zen 3,
+// AVX2 entry, 2 per 32-byte store): 500x400 -> 256x256 93-96 -> 80-84 us.
+void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v, int group) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
     // The strip, tile by tile...
     Func image = f.picked.in(f.output);
@@ -101,7 +112,7 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
         .vectorize(xi)
         .unroll(yi);
     // ... each tile's columns, rows fastest...
-    schedule_rows_fastest_tile(f.picked, LoopLevel(image, xo), v);
+    schedule_rows_fastest_tile(f.picked, LoopLevel(image, xo), v, group);
     // ... turned back to x-fastest.
     Func back = f.picked.in(image);
     back.compute_at(image, xo)
@@ -113,9 +124,7 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v) {
     // loaded densely.
     Func rows_t = f.picked_rows.in(f.picked);
     rows_t.compute_at(image, yo).reorder_storage(f.y, f.x, f.c, f.n).bound_storage(f.y, v);
-    // A row per store: the rows are picked by a table, so several in one
-    // vector would be gathered (schedule_horizontal_tiles has the cost).
-    schedule_transposed_strip(rows_t, f.picked_rows, f.in_width >= v, v);
+    schedule_transposed_strip(rows_t, f.picked_rows, f.in_width >= v, v, group);
 }
 
 // Outputs picked from windows of input columns (generators/columns.h): a
@@ -213,7 +222,7 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
         tiles.images = OutputLoops::Images::in_tasks;
         const Var strips =
             schedule_output_loops(f.output.specialize(f.across_rows), f.x, f.y, f.c, f.n, f.layout, tiles).task;
-        schedule_nearest_tiles(f, strips, knobs.tile_lanes);
+        schedule_nearest_tiles(f, strips, knobs.tile_lanes, knobs.tile_group);
     }
     // Upscaling vertically (uint8; the generator's `reuse`): each task
     // gathers its strip's input rows once, then copies them to the output
