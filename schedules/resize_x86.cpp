@@ -370,23 +370,19 @@ struct HorizontalPass {
 // default is off there): Sapphire Rapids 1-thread rounds within the host's
 // noise, 16 threads bicubic+aa NCHW 1346-1364 -> 1400-1470; AVX2 entry
 // NCHW 3% faster, NHWC 5% slower (287-289 -> 300-305 bilinear+aa).
-// The grouped rows of interleaved blocks (uint8 without antialias): H100
-// machine's host (run 1) and H200 machine's host (run 2), Sapphire Rapids
-// entry, 2026-11-26, single-kernel harness, 3-5 interleaved rounds each,
-// us, a row per store -> four per 64-byte store, runs 1 / 2: NHWC, 1
-// thread, bilinear 1x3x345x456 -> 270x270 132-164 -> 125-142 / 136-153
-// -> 124-141, 1x3x500x400 -> 256x256 160-183 -> 152-171 / 161-176 ->
-// 144-177; bicubic 345x456 167-192 -> 160-193 / 167-212 -> 170-181,
-// 500x400 204-217 -> 192-227 / 205-235 -> 191-224; 16 threads,
-// 4x3x1080x1920 -> 540x960 bilinear 583-619 -> 566-578 / 569-631 ->
-// 518-564, bicubic 682-763 -> 648-664 / 697-721 -> 627-700. Planar rows,
-// whose blocks were whole registers already, within the noise (bilinear
-// 345x456 NCHW 105-119 -> 106-127 / 105-121 -> 105-132; 16 threads NCHW
-// 656-670 -> 621-647 / 621-670 -> 607-648). The first form, strips
-// rounded up to 16 rows, gained as much on a quiet host but cost planar
-// images 2% (up to 15 rows more per image); a planar specialisation of
-// the blocks, reading rows without picks, was 1.2-1.4x slower at 1
-// thread and 5x at 16 (NCHW), so every layout takes the picks.
+// The grouped rows of interleaved blocks (uint8 without antialias), H100
+// machine's host, Sapphire Rapids entry, 2026-11-26, single-kernel
+// harness, two sessions of 3-5 interleaved rounds, us, a row per store ->
+// four per 64-byte store: NHWC, 1 thread, bilinear 1x3x345x456 -> 270x270
+// 127.5-136.2 -> 120.6-120.9 (quiet session; noisy 132-164 -> 125-142),
+// bicubic 161.9-194.3 -> 154.6-154.8; 1x3x500x400 -> 256x256 bilinear
+// 150.2-150.8 -> 141.6-142.4, bicubic 187.8-192.5 -> 179.0-179.3; 16
+// threads, 4x3x1080x1920 -> 540x960 bilinear 490-514 -> 445-497 (583-619
+// -> 566-578), bicubic 588-616 -> 576-613 (682-763 -> 648-664). Planar
+// rows, whose blocks were whole registers already, lost 2% at 1 thread in
+// the quiet session (bilinear 345x456 NCHW 101.6-102.3 -> 103.6-104.2:
+// strips start at multiples of 4 now, up to 3 more rows per image) and
+// were even in the noisy one; 16 threads NCHW bilinear 656-670 -> 621-647.
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, int store_bytes) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
     auto rows_per_store = [&](Type t) { return lines_per_store(store_bytes, v, t); };
