@@ -410,28 +410,11 @@ public:
             if (antialias) taps_y = with_index_table(taps_y, k);
         }
 
-        // The x86 schedule's knobs (the GeneratorParams above, resolved).
-        auto x86_knobs = [&] {
-            ResizeKnobs knobs{rows_per_task, vector_multiplier};
-            knobs.planar_rows_per_task = planar_rows_per_task;
-            knobs.horizontal_lanes = horizontal_lanes;
-            knobs.light_horizontal_taps = !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
-            knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
-            knobs.vertical_vectors = vertical_vectors;
-            knobs.vertical_row_sums = vertical_row_sums != 0;
-            knobs.horizontal_gathers = gathers;
-            knobs.parallel_images = parallel_images != 0;
-            knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
-                                     : antialias               ? 0
-                                                               : vector_width(get_target(), UInt(8), 1);
-            return knobs;
-        };
-
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
         // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
         const bool paired = fixed && !get_target().has_gpu_feature();
         RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
-        Func clamped_columns("clamped_columns"), column_pairs("column_pairs"), source_rows("source_rows");
+        Func clamped_columns("clamped_columns"), column_pairs("column_pairs");
 
         // A pass: sum = init + product(pixel, weight) over the axis' taps, in
         // tap order. With antialias a reduction over the tap tables; without,
@@ -520,16 +503,7 @@ public:
                 if (pairs_stored) {
                     column_pairs(j, x, y, c, n) = clamped_column(x + j);
                 } else {
-                    // The strip the schedule stages: the input's rows (those
-                    // past its last repeat it), picked as many at a time as
-                    // the schedule stores per vector register (columns.h),
-                    // so that an interleaved row's channels stay one dense
-                    // load (a vector over several rows of them is a gather).
-                    const int group = horizontal_rows_per_store(get_target(), x86_knobs(), input.type());
-                    source_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
-                        return input(x, min(j, axis_y.in - 1), c, n);
-                    });
-                    clamped_columns(x, y, c, n) = source_rows(clamp_tap_above(x, axis_x.in), y, c, n);
+                    clamped_columns(x, y, c, n) = clamped_column(x);
                     column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
                 }
                 Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);
@@ -608,7 +582,7 @@ public:
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output)};
             funcs.input_rows_read = taps_y.window_extent;
-            if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y, source_rows};
+            if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             if (flat_channels > 0) funcs.vertical_first.flat_rows = resized_y_rows;
@@ -632,7 +606,20 @@ public:
                                                                  : (filter == Filter::cubic ? 2 : 1);
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
-                schedule_resize_filtered_x86(funcs, get_target(), x86_knobs());
+                ResizeKnobs knobs{rows_per_task, vector_multiplier};
+                knobs.planar_rows_per_task = planar_rows_per_task;
+                knobs.horizontal_lanes = horizontal_lanes;
+                knobs.light_horizontal_taps =
+                    !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
+                knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
+                knobs.vertical_vectors = vertical_vectors;
+                knobs.vertical_row_sums = vertical_row_sums != 0;
+                knobs.horizontal_gathers = gathers;
+                knobs.parallel_images = parallel_images != 0;
+                knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
+                                         : antialias               ? 0
+                                                                   : vector_width(get_target(), UInt(8), 1);
+                schedule_resize_filtered_x86(funcs, get_target(), knobs);
             }
         }
     }

@@ -292,17 +292,6 @@ void schedule_resize_nearest_words_x86(NearestWordsFuncs f, const ResizeKnobs &k
 
 namespace {
 
-// Lines of v values (a tile's rows or columns) of type t per store of
-// `store_bytes` (at least one).
-int lines_per_store(int store_bytes, int v, Type t) { return std::max(1, store_bytes / (v * t.bytes())); }
-
-// Rows per vector (and tile edge) of the horizontal pass.
-int horizontal_lanes(const Target &target, const ResizeKnobs &knobs) {
-    const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
-    return knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes
-                                      : (knobs.light_horizontal_taps ? std::min(vec, 8) : vec);
-}
-
 // One horizontal pass of a separable resize: `result` = `sum` of taps over
 // columns of `source` (the input, or the vertical pass run first), narrowed
 // to the pixel type where that is uint8.
@@ -347,12 +336,9 @@ struct HorizontalPass {
 // several rows per vector (concatenated dense row loads), uint8 results
 // several columns per vector (read from the stored sums; float32 results
 // read their taps at data-dependent columns, so they keep a column per
-// vector). A vector over several rows of an interleaved block's channel
-// would be a gather (Halide stages a strided load per row only), so uint8
-// without antialias reads its rows through the generator's grouped picks
-// (`paired.rows`, generators/columns.h): each row's channels one dense
-// load, split three ways and blended into the rows' vector; other
-// interleaved blocks keep a row per store (see below). Sapphire Rapids entry,
+// vector). Interleaved source blocks keep a row per store: a row's channels
+// are one dense load split three ways (Halide's strided-load staging),
+// which rows in one vector would turn into gathers. Sapphire Rapids entry,
 // H200 machine's host, 2026-11-26, single-kernel harness, 5 interleaved
 // rounds, 1 thread, us, a row or column per store -> 64 bytes: uint8
 // 1x3x345x456 -> 270x270 NCHW bilinear 142.7-155.5 -> 108.0-121.5,
@@ -370,22 +356,10 @@ struct HorizontalPass {
 // default is off there): Sapphire Rapids 1-thread rounds within the host's
 // noise, 16 threads bicubic+aa NCHW 1346-1364 -> 1400-1470; AVX2 entry
 // NCHW 3% faster, NHWC 5% slower (287-289 -> 300-305 bilinear+aa).
-// The grouped rows of interleaved blocks (uint8 without antialias), H100
-// machine's host, Sapphire Rapids entry, 2026-11-26, single-kernel
-// harness, two sessions of 3-5 interleaved rounds, us, a row per store ->
-// four per 64-byte store: NHWC, 1 thread, bilinear 1x3x345x456 -> 270x270
-// 127.5-136.2 -> 120.6-120.9 (quiet session; noisy 132-164 -> 125-142),
-// bicubic 161.9-194.3 -> 154.6-154.8; 1x3x500x400 -> 256x256 bilinear
-// 150.2-150.8 -> 141.6-142.4, bicubic 187.8-192.5 -> 179.0-179.3; 16
-// threads, 4x3x1080x1920 -> 540x960 bilinear 490-514 -> 445-497 (583-619
-// -> 566-578), bicubic 588-616 -> 576-613 (682-763 -> 648-664). Planar
-// rows, whose blocks were whole registers already, lost 2% at 1 thread in
-// the quiet session (bilinear 345x456 NCHW 101.6-102.3 -> 103.6-104.2:
-// strips start at multiples of 4 now, up to 3 more rows per image) and
-// were even in the noisy one; 16 threads NCHW bilinear 656-670 -> 621-647.
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, int store_bytes) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
-    auto rows_per_store = [&](Type t) { return lines_per_store(store_bytes, v, t); };
+    // Lines of v values (a tile's rows or columns) per store of its staging.
+    auto rows_per_store = [&](Type t) { return std::max(1, store_bytes / (v * t.bytes())); };
     // The pass' image, which its consumers read: tiles of v x v outputs, in
     // tasks of a strip of v rows, all planes (an interleaved strip is loaded
     // for all of them at once), or on wide planar inputs one plane: three
@@ -399,34 +373,15 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     Func image = p.result.in();
     image.compute_at(p.at);
     const Var ic = image.args()[2];
-    // Grouped source rows (generators/columns.h) need strips that start at
-    // a multiple of the group for the blocks' picks to fold: the image
-    // starts at one, and its last strip is shifted inwards by whole groups,
-    // its last group rounded up (the rows past the input repeat its last).
-    const int group = p.paired.rows.defined() ? rows_per_store(p.source.type()) : 1;
-    if (group > 1) image.align_bounds(image.args()[1], group);
     for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
         Stage s = tail == TailStrategy::ShiftInwards ? image.specialize(p.whole_tiles) : Stage(image);
-        Var yg("yg"), yq("yq"), yr("yr");
-        s.split(image.args()[0], xo, xi, v, tail);
-        std::vector<VarOrRVar> rows;  // a strip's rows, innermost first
-        if (group > 1 && v % group == 0 && tail == TailStrategy::ShiftInwards) {
-            s.split(image.args()[1], yg, yr, group, TailStrategy::RoundUp).split(yg, yo, yq, v / group, tail);
-            rows = {yr, yq};
-        } else {
-            s.split(image.args()[1], yo, yi, v, tail);
-            rows = {yi};
-        }
-        std::vector<VarOrRVar> order = {xi};
-        order.insert(order.end(), rows.begin(), rows.end());
-        order.insert(order.end(), {xo, ic, yo});
-        s.reorder(order).vectorize(xi);
-        for (const VarOrRVar &r : rows) s.unroll(r.var);
+        s.tile(image.args()[0], image.args()[1], xo, yo, xi, yi, v, v, tail)
+            .reorder(xi, yi, xo, ic, yo)
+            .vectorize(xi)
+            .unroll(yi);
         if (p.parallel && p.plane_tasks_from > 0 && tail == TailStrategy::ShiftInwards) {
-            order.erase(order.end() - 2, order.end());
-            order.insert(order.end(), {yo, ic});
             s.specialize(f.in_width >= p.plane_tasks_from && !f.layout.interleaved(3) && !f.layout.interleaved(4))
-                .reorder(order)
+                .reorder(xi, yi, xo, yo, ic)
                 .fuse(yo, ic, task)
                 .parallel(task);
         }
@@ -481,8 +436,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     // v x v blocks of source rows loaded densely (the clamped columns, where
     // the pairs are formed per tap pair).
     Func in_t = stored_pairs ? p.source.in(p.paired.columns) : paired ? p.paired.source : p.source.in(p.sum);
-    const bool grouped_rows = paired && p.paired.rows.defined();
-    Func block = grouped_rows ? p.paired.rows : p.source.in(in_t);
+    Func block = p.source.in(in_t);
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
     Var bx("bx"), xb("xb");
@@ -500,9 +454,10 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
         schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()));
     const std::vector<Var> b = block.args();
     for (int channels : {3, 4}) {
-        Stage s = block.specialize(f.layout.interleaved(channels));
-        s.reorder(b[2], b[0], block_yi, block_yo).unroll(b[2]);
-        if (!grouped_rows) s.unroll(block_yi);
+        block.specialize(f.layout.interleaved(channels))
+            .reorder(b[2], b[0], block_yi, block_yo)
+            .unroll(b[2])
+            .unroll(block_yi);
     }
     // Pairs of adjacent columns: stored per strip, one interleave of two
     // v-row vectors per input column, or formed per tap pair and output
@@ -652,7 +607,8 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // general kernel's bilinear+aa at 8 gained on NHWC (1x3x345x456 ->
     // 270x270 607-663 -> 591-611 us) but lost on batches of 4 in NCHW
     // (1943-2500 -> 2107-2603 us), so it keeps 16.
-    const int v = horizontal_lanes(target, knobs);
+    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes
+                                             : (knobs.light_horizontal_taps ? std::min(vec, 8) : vec);
 
     if (f.vertical_first.when.defined()) {
         FilteredResizeFuncs::VerticalFirst vf = f.vertical_first;
@@ -848,10 +804,6 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 void schedule_resize_taps_x86(const std::vector<Func> &tables) {
     // O(width) scalar work once per shape (the wrapper caches the result).
     for (Func table : tables) table.compute_root();
-}
-
-int horizontal_rows_per_store(const Target &target, const ResizeKnobs &knobs, Type source) {
-    return lines_per_store(knobs.tile_store_bytes, horizontal_lanes(target, knobs), source);
 }
 
 }  // namespace hres
