@@ -102,9 +102,10 @@ private:
 // up to group - 1 past the last i read.
 inline Expr picked_in_groups(Expr i, int group, const std::function<Expr(Expr)> &value) {
     if (group <= 1) return value(i);
-    Expr first = i - i % group;
+    Expr offset = i % group;
+    Expr first = i - offset;
     Expr picked = value(first + (group - 1));
-    for (int k = group - 2; k >= 0; k--) picked = select(i % group == k, value(first + k), picked);
+    for (int k = group - 2; k >= 0; k--) picked = select(offset == k, value(first + k), picked);
     return picked;
 }
 

@@ -152,7 +152,7 @@ public:
         // wrapper's buffers start there).
         const int group = tile <= 0 || get_target().has_gpu_feature() ? 1
                           : tile_group >= 0 ? std::max(1, int(tile_group))
-                                            : std::max(1, get_target().natural_vector_size(UInt(8)) / tile);
+                                            : std::max(1, vector_width(get_target(), UInt(8), 1) / tile);
         if (group > 1) {
             output.dim(0).set_min(0);
             output.dim(1).set_min(0);
