@@ -282,24 +282,29 @@ public:
     GeneratorParam<int> vertical_pairs{"vertical_pairs", 1};
     // x86 uint8: the horizontal pass stores pairs of adjacent input columns
     // per strip (1), or each tap pair forms its own from the strip (0); -1 =
-    // the tuned default: stored with antialias (more taps per column).
-    // schedules/resize_x86.cpp has the measurements.
+    // the tuned default: stored with antialias (more taps per column),
+    // except in the interleaved_rows kernels (their blocks' grouped rows
+    // need the pairs formed per tap pair). schedules/resize_x86.cpp has the
+    // measurements.
     GeneratorParam<int> stored_pairs{"stored_pairs", -1};
     // x86: bytes per store of the horizontal pass' staged blocks and tiles,
     // several rows or columns each (-1 = the tuned default: a whole vector
-    // register without antialias, else 0; 0 = one row or column per
-    // store). schedules/resize_x86.cpp has the measurements.
+    // register without antialias and in the uint8 interleaved_rows kernels,
+    // else 0; 0 = one row or column per store). schedules/resize_x86.cpp
+    // has the measurements.
     GeneratorParam<int> tile_store_bytes{"tile_store_bytes", -1};
     // x86 float32, planar input: the vertical pass runs first where the
     // output has at most this fraction of the input's rows (0 = never; -1 =
     // the tuned default of generators/pass_order.h: 0.7, or 1 where the
     // horizontal pass gathers). schedules/resize_x86.cpp has the measurements.
     GeneratorParam<float> vertical_first_below{"vertical_first_below", -1.0f};
-    // x86 float32: a kernel for densely interleaved (NHWC) images of this
-    // many channels only, which always runs the vertical pass first, along
-    // each row's flat run of values (0 = any layout, either order). The
-    // wrapper takes it where the output is short enough (runtime/src/resize.cpp
-    // has the measurements).
+    // x86: a kernel for densely interleaved (NHWC) images of this many
+    // channels only (0 = any layout). float32 always runs the vertical pass
+    // first, along each row's flat run of values; the wrapper takes it where
+    // the output is short enough. uint8 stages its source blocks several
+    // rows per store, read through grouped row picks (the pairs formed per
+    // tap pair); the wrapper takes it for such images at least a tile in
+    // size. runtime/src/resize.cpp has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     // x86 float32 without antialias, vertical pass first: the horizontal
     // pass as scalar loops along x that LLVM's loop vectorizer turns into
@@ -376,9 +381,13 @@ public:
                                                                                 llvm_gathers(get_target())));
         const float first_below =
             vertical_first_below >= 0 ? float(vertical_first_below) : hres::vertical_first_below(gathers);
+        // x86 uint8: pairs of adjacent input columns stored per strip, or
+        // formed per tap pair (schedules/resize_x86.cpp has the measurements).
+        const bool grouped_rows = fixed && flat_channels > 0;  // the uint8 interleaved_rows kernels
+        const bool pairs_stored = stored_pairs >= 0 ? stored_pairs > 0 : antialias && !grouped_rows;
         if (flat_channels > 0) {
-            _halide_user_assert(!fixed && !get_target().has_gpu_feature() && !host_tables)
-                << "interleaved_rows is an x86 float32 kernel";
+            _halide_user_assert(!get_target().has_gpu_feature() && !host_tables && !(fixed && pairs_stored))
+                << "interleaved_rows is an x86 kernel, for uint8 with pairs formed per tap pair";
             accept_interleaved(input, flat_channels);
             accept_interleaved(output, flat_channels);
         } else {
@@ -410,11 +419,29 @@ public:
             if (antialias) taps_y = with_index_table(taps_y, k);
         }
 
+        // The x86 schedule's knobs (the GeneratorParams above, resolved).
+        auto x86_knobs = [&] {
+            ResizeKnobs knobs{rows_per_task, vector_multiplier};
+            knobs.planar_rows_per_task = planar_rows_per_task;
+            knobs.horizontal_lanes = horizontal_lanes;
+            knobs.light_horizontal_taps = !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
+            knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
+            knobs.vertical_vectors = vertical_vectors;
+            knobs.vertical_row_sums = vertical_row_sums != 0;
+            knobs.horizontal_gathers = gathers;
+            knobs.parallel_images = parallel_images != 0;
+            const bool line_per_store = antialias && !grouped_rows;
+            knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
+                                     : line_per_store      ? 0
+                                                           : vector_width(get_target(), UInt(8), 1);
+            return knobs;
+        };
+
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
         // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
         const bool paired = fixed && !get_target().has_gpu_feature();
         RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
-        Func clamped_columns("clamped_columns"), column_pairs("column_pairs");
+        Func clamped_columns("clamped_columns"), column_pairs("column_pairs"), source_rows("source_rows");
 
         // A pass: sum = init + product(pixel, weight) over the axis' taps, in
         // tap order. With antialias a reduction over the tap tables; without,
@@ -498,12 +525,25 @@ public:
                 // strip, each pair clamps its columns; formed per tap pair,
                 // the columns are clamped once, before they are paired.
                 Var j("j");
-                const bool pairs_stored = stored_pairs >= 0 ? stored_pairs > 0 : bool(antialias);
                 auto clamped_column = [&](Expr column) { return input(clamp_tap_above(column, axis_x.in), y, c, n); };
                 if (pairs_stored) {
                     column_pairs(j, x, y, c, n) = clamped_column(x + j);
-                } else {
+                } else if (!grouped_rows) {
                     clamped_columns(x, y, c, n) = clamped_column(x);
+                    column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
+                } else {
+                    // Interleaved only: the strip the schedule stages, the
+                    // input's rows (those past its last repeat it), picked
+                    // as many at a time as the schedule stores per vector
+                    // register (columns.h), so that a row's channels stay
+                    // one dense load (a vector over several rows of them is
+                    // a gather). Planar images keep plain rows: read so,
+                    // their batches lost 4-20% (runtime/src/resize.cpp).
+                    const int group = horizontal_rows_per_store(get_target(), x86_knobs(), input.type());
+                    source_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
+                        return input(x, min(j, axis_y.in - 1), c, n);
+                    });
+                    clamped_columns(x, y, c, n) = source_rows(clamp_tap_above(x, axis_x.in), y, c, n);
                     column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
                 }
                 Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);
@@ -582,7 +622,7 @@ public:
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output)};
             funcs.input_rows_read = taps_y.window_extent;
-            if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y};
+            if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y, source_rows};
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             if (flat_channels > 0) funcs.vertical_first.flat_rows = resized_y_rows;
@@ -606,20 +646,7 @@ public:
                                                                  : (filter == Filter::cubic ? 2 : 1);
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
-                ResizeKnobs knobs{rows_per_task, vector_multiplier};
-                knobs.planar_rows_per_task = planar_rows_per_task;
-                knobs.horizontal_lanes = horizontal_lanes;
-                knobs.light_horizontal_taps =
-                    !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
-                knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
-                knobs.vertical_vectors = vertical_vectors;
-                knobs.vertical_row_sums = vertical_row_sums != 0;
-                knobs.horizontal_gathers = gathers;
-                knobs.parallel_images = parallel_images != 0;
-                knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
-                                         : antialias               ? 0
-                                                                   : vector_width(get_target(), UInt(8), 1);
-                schedule_resize_filtered_x86(funcs, get_target(), knobs);
+                schedule_resize_filtered_x86(funcs, get_target(), x86_knobs());
             }
         }
     }

@@ -134,6 +134,10 @@ struct FilteredResizeFuncs {
     struct PairedTaps {
         Halide::Func source, columns;
         Halide::RVar lane, pair;  // lane j of pair p is tap 2p + j
+        // The input's rows that `source` clamps the columns of, picked
+        // horizontal_rows_per_store() at a time (generators/columns.h), as
+        // the schedule stores them (undefined: `source` reads the input).
+        Halide::Func rows;
     };
     PairedTaps paired;
     // uint8 on x86: sum_y's taps summed two at a time (none: not built).
@@ -166,5 +170,9 @@ void schedule_resize_nearest_words_x86(NearestWordsFuncs f, const ResizeKnobs &k
 void schedule_resize_taps_x86(const std::vector<Halide::Func> &tables);
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Halide::Target &target,
                                   const ResizeKnobs &knobs);
+// The rows of a `source`-typed image that a staged block of the x86
+// horizontal pass stores per vector register, with these knobs (the pass
+// runs first; uint8 or float32 with `light_horizontal_taps` as set).
+int horizontal_rows_per_store(const Halide::Target &target, const ResizeKnobs &knobs, Halide::Type source);
 
 }  // namespace hres

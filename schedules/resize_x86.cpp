@@ -22,6 +22,24 @@ namespace {
 // planar nearest): a strip's rows stored transposed, so that each output
 // column is dense vectors of rows, and v x v tiles turned back.
 
+// The loop over `line`, a staged tile's lines (v of them, rows or columns,
+// each already a vector), stored `group` lines per vector register where
+// group divides v (the vector then spans the lines too), else a line per
+// store: split by v first, so that the loops have constant extents even
+// where the tile is a guarded partial one, the lines unrolled. Returns the
+// (outer, inner) Vars of the split by group.
+std::pair<Var, Var> store_lines_grouped(Func func, const Var &line, int v, int group, const std::string &prefix) {
+    Var t(prefix + "t"), r(prefix + "r"), o(prefix + "o"), i(prefix + "i");
+    if (group < 1 || v % group != 0) group = 1;
+    func.split(line, t, r, v, TailStrategy::GuardWithIf).split(r, o, i, group).unroll(o);
+    if (group > 1) {
+        func.vectorize(i);
+    } else {
+        func.unroll(i);
+    }
+    return {o, i};
+}
+
 // A v x v tile of `func` computed at `at`, rows fastest: each column one
 // vector of v rows, the columns unrolled; or `columns` columns per vector
 // where func reads its values from a tile stored the same way (a
@@ -35,17 +53,7 @@ void schedule_rows_fastest_tile(Func func, LoopLevel at, int v, int columns = 1)
         .bound_storage(x, v)
         .reorder(y, x)
         .vectorize(y, v, TailStrategy::GuardWithIf);
-    if (columns > 1 && v % columns == 0) {
-        // Split by v first: the tile's loops have constant extents even
-        // where its region is a guarded partial tile.
-        Var xt("tile_xt"), xr("tile_xr"), xo("tile_xo"), xi("tile_xi");
-        func.split(x, xt, xr, v, TailStrategy::GuardWithIf)
-            .split(xr, xo, xi, columns)
-            .vectorize(xi)
-            .unroll(xo);
-    } else {
-        func.unroll(x, v, TailStrategy::GuardWithIf);
-    }
+    store_lines_grouped(func, x, v, columns, "tile_x");
 }
 
 // The loops of `in_t`, a strip of rows the caller stores rows fastest (v of
@@ -65,22 +73,11 @@ std::pair<Var, Var> schedule_transposed_strip(Func in_t, Func block, Expr whole,
         .vectorize(xb);
     in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c).vectorize(y, v, TailStrategy::GuardWithIf);
     const std::vector<Var> b = block.args();
-    Var yt("block_yt"), yr("block_yr"), yo("block_yo"), yi("block_yi");
-    if (rows < 1 || v % rows != 0) rows = 1;
     block.compute_at(in_t, bx)
         .bound_storage(b[0], v)
         .bound_storage(b[1], v)
-        .split(b[1], yt, yr, v, TailStrategy::GuardWithIf)
-        .split(yr, yo, yi, rows)
-        .reorder(b[0], yi, yo, yt)
-        .vectorize(b[0], v, TailStrategy::GuardWithIf)
-        .unroll(yo);
-    if (rows > 1) {
-        block.vectorize(yi);
-    } else {
-        block.unroll(yi);
-    }
-    return {yo, yi};
+        .vectorize(b[0], v, TailStrategy::GuardWithIf);
+    return store_lines_grouped(block, b[1], v, rows, "block_y");
 }
 
 // Planar nearest vectorised across rows, as the filtered resizes' horizontal
@@ -292,6 +289,17 @@ void schedule_resize_nearest_words_x86(NearestWordsFuncs f, const ResizeKnobs &k
 
 namespace {
 
+// Lines of v values (a tile's rows or columns) of type t per store of
+// `store_bytes` (at least one).
+int lines_per_store(int store_bytes, int v, Type t) { return std::max(1, store_bytes / (v * t.bytes())); }
+
+// Rows per vector (and tile edge) of the horizontal pass.
+int horizontal_lanes(const Target &target, const ResizeKnobs &knobs) {
+    const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
+    return knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes
+                                      : (knobs.light_horizontal_taps ? std::min(vec, 8) : vec);
+}
+
 // One horizontal pass of a separable resize: `result` = `sum` of taps over
 // columns of `source` (the input, or the vertical pass run first), narrowed
 // to the pixel type where that is uint8.
@@ -336,9 +344,13 @@ struct HorizontalPass {
 // several rows per vector (concatenated dense row loads), uint8 results
 // several columns per vector (read from the stored sums; float32 results
 // read their taps at data-dependent columns, so they keep a column per
-// vector). Interleaved source blocks keep a row per store: a row's channels
-// are one dense load split three ways (Halide's strided-load staging),
-// which rows in one vector would turn into gathers. Sapphire Rapids entry,
+// vector). A vector over several rows of an interleaved block's channel
+// would be a gather (Halide stages a strided load per row only), so the
+// uint8 NHWC RGB kernels (the generator's interleaved_rows) read their rows
+// through grouped picks (`paired.rows`, generators/columns.h): each row's
+// channels one dense load, split three ways and blended into the rows'
+// vector; the general kernels' interleaved blocks keep a row per store (see
+// below). Sapphire Rapids entry,
 // H200 machine's host, 2026-11-26, single-kernel harness, 5 interleaved
 // rounds, 1 thread, us, a row or column per store -> 64 bytes: uint8
 // 1x3x345x456 -> 270x270 NCHW bilinear 142.7-155.5 -> 108.0-121.5,
@@ -356,10 +368,21 @@ struct HorizontalPass {
 // default is off there): Sapphire Rapids 1-thread rounds within the host's
 // noise, 16 threads bicubic+aa NCHW 1346-1364 -> 1400-1470; AVX2 entry
 // NCHW 3% faster, NHWC 5% slower (287-289 -> 300-305 bilinear+aa).
+// The grouped rows of interleaved blocks, H100 machine's host, Sapphire
+// Rapids entry, 2026-11-26, single-kernel harness, 3-7 interleaved rounds,
+// us, a row per store -> four per 64-byte store: NHWC, 1 thread, bilinear
+// 1x3x345x456 -> 270x270 127.5-136.2 -> 120.6-120.9 (a quiet session;
+// noisy 142-198 -> 134-146), bicubic 161.9-194.3 -> 154.6-154.8; 16
+// threads, 4x3x1080x1920 -> 540x960 bilinear 490-514 -> 445-497. With
+// antialias the kernels form their pairs per tap pair, as the grouped rows
+// need (the general kernels store them per strip): bilinear+aa 345x456
+// 253-357 -> 234-313, 16 threads 1182-1264 -> 982-1059. Read so in every
+// layout, planar batches lost 4-20% at 1 thread (bilinear 4x3x345x456
+// NCHW 472.8-498.3 -> 496.2-582.3), hence kernels of their own
+// (runtime/src/resize.cpp and bench/RESULTS.md have the rest).
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, int store_bytes) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
-    // Lines of v values (a tile's rows or columns) per store of its staging.
-    auto rows_per_store = [&](Type t) { return std::max(1, store_bytes / (v * t.bytes())); };
+    auto rows_per_store = [&](Type t) { return lines_per_store(store_bytes, v, t); };
     // The pass' image, which its consumers read: tiles of v x v outputs, in
     // tasks of a strip of v rows, all planes (an interleaved strip is loaded
     // for all of them at once), or on wide planar inputs one plane: three
@@ -373,15 +396,34 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     Func image = p.result.in();
     image.compute_at(p.at);
     const Var ic = image.args()[2];
+    // Grouped source rows (generators/columns.h) need strips that start at
+    // a multiple of the group for the blocks' picks to fold: the image
+    // starts at one, and its last strip is shifted inwards by whole groups,
+    // its last group rounded up (the rows past the input repeat its last).
+    const int group = p.paired.rows.defined() ? rows_per_store(p.source.type()) : 1;
+    if (group > 1) image.align_bounds(image.args()[1], group);
     for (TailStrategy tail : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
         Stage s = tail == TailStrategy::ShiftInwards ? image.specialize(p.whole_tiles) : Stage(image);
-        s.tile(image.args()[0], image.args()[1], xo, yo, xi, yi, v, v, tail)
-            .reorder(xi, yi, xo, ic, yo)
-            .vectorize(xi)
-            .unroll(yi);
+        Var yg("yg"), yq("yq"), yr("yr");
+        s.split(image.args()[0], xo, xi, v, tail);
+        std::vector<VarOrRVar> rows;  // a strip's rows, innermost first
+        if (group > 1 && v % group == 0 && tail == TailStrategy::ShiftInwards) {
+            s.split(image.args()[1], yg, yr, group, TailStrategy::RoundUp).split(yg, yo, yq, v / group, tail);
+            rows = {yr, yq};
+        } else {
+            s.split(image.args()[1], yo, yi, v, tail);
+            rows = {yi};
+        }
+        std::vector<VarOrRVar> order = {xi};
+        order.insert(order.end(), rows.begin(), rows.end());
+        order.insert(order.end(), {xo, ic, yo});
+        s.reorder(order).vectorize(xi);
+        for (const VarOrRVar &r : rows) s.unroll(r.var);
         if (p.parallel && p.plane_tasks_from > 0 && tail == TailStrategy::ShiftInwards) {
+            order.erase(order.end() - 2, order.end());
+            order.insert(order.end(), {yo, ic});
             s.specialize(f.in_width >= p.plane_tasks_from && !f.layout.interleaved(3) && !f.layout.interleaved(4))
-                .reorder(xi, yi, xo, yo, ic)
+                .reorder(order)
                 .fuse(yo, ic, task)
                 .parallel(task);
         }
@@ -436,7 +478,8 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     // v x v blocks of source rows loaded densely (the clamped columns, where
     // the pairs are formed per tap pair).
     Func in_t = stored_pairs ? p.source.in(p.paired.columns) : paired ? p.paired.source : p.source.in(p.sum);
-    Func block = p.source.in(in_t);
+    const bool grouped_rows = paired && p.paired.rows.defined();
+    Func block = grouped_rows ? p.paired.rows : p.source.in(in_t);
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2], &n = a[3];
     Var bx("bx"), xb("xb");
@@ -454,10 +497,9 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
         schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()));
     const std::vector<Var> b = block.args();
     for (int channels : {3, 4}) {
-        block.specialize(f.layout.interleaved(channels))
-            .reorder(b[2], b[0], block_yi, block_yo)
-            .unroll(b[2])
-            .unroll(block_yi);
+        Stage s = block.specialize(f.layout.interleaved(channels));
+        s.reorder(b[2], b[0], block_yi, block_yo).unroll(b[2]);
+        if (!grouped_rows) s.unroll(block_yi);
     }
     // Pairs of adjacent columns: stored per strip, one interleave of two
     // v-row vectors per input column, or formed per tap pair and output
@@ -607,8 +649,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // general kernel's bilinear+aa at 8 gained on NHWC (1x3x345x456 ->
     // 270x270 607-663 -> 591-611 us) but lost on batches of 4 in NCHW
     // (1943-2500 -> 2107-2603 us), so it keeps 16.
-    const int v = knobs.horizontal_lanes > 0 ? knobs.horizontal_lanes
-                                             : (knobs.light_horizontal_taps ? std::min(vec, 8) : vec);
+    const int v = horizontal_lanes(target, knobs);
 
     if (f.vertical_first.when.defined()) {
         FilteredResizeFuncs::VerticalFirst vf = f.vertical_first;
@@ -804,6 +845,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 void schedule_resize_taps_x86(const std::vector<Func> &tables) {
     // O(width) scalar work once per shape (the wrapper caches the result).
     for (Func table : tables) table.compute_root();
+}
+
+int horizontal_rows_per_store(const Target &target, const ResizeKnobs &knobs, Type source) {
+    return lines_per_store(knobs.tile_store_bytes, horizontal_lanes(target, knobs), source);
 }
 
 }  // namespace hres

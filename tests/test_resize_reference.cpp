@@ -184,6 +184,18 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 2, 3, 16, 16, 16, 16, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 3, 15, 17, 33, 31, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 1, 40, 15, 17, 48, 0, 0, l});
+                // NHWC RGB uint8 bilinear/bicubic at least a tile in size
+                // (x86) read the horizontal pass' strip rows four at a
+                // time, strips starting at multiples of 4: input rows not a
+                // multiple of 4 (the last group repeats the last row), of 16
+                // (the last strip shifted inwards), exactly 16; outputs
+                // exactly 16 wide; one column short of a tile in the input
+                // or the output (the general kernel).
+                cases.push_back({mode, aa, ac, 1, 3, 17, 19, 16, 16, 0, 0, l});
+                cases.push_back({mode, aa, ac, 2, 3, 18, 33, 7, 16, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 16, 40, 41, 16, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 35, 15, 9, 20, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 30, 30, 10, 15, 0, 0, l});
                 // Upscaled along x: planar float32 nearest picks each
                 // output's column from a window of input columns on x86
                 // (windows of 8, 10, 12 or 16 columns with AVX-512, 4 to 8

@@ -14,10 +14,14 @@
 #include "hres_resize_bicubic_aa_f32_rgba_rows.h"
 #include "hres_resize_bicubic_f32_rgb_rows.h"
 #include "hres_resize_bicubic_f32_rgba_rows.h"
+#include "hres_resize_bicubic_aa_u8_rgb_rows.h"
+#include "hres_resize_bicubic_u8_rgb_rows.h"
 #include "hres_resize_bilinear_aa_f32_rgb_rows.h"
 #include "hres_resize_bilinear_aa_f32_rgba_rows.h"
 #include "hres_resize_bilinear_f32_rgb_rows.h"
 #include "hres_resize_bilinear_f32_rgba_rows.h"
+#include "hres_resize_bilinear_aa_u8_rgb_rows.h"
+#include "hres_resize_bilinear_u8_rgb_rows.h"
 #include "hres_resize_nearest_exact_f32.h"
 #include "hres_resize_nearest_exact_u8.h"
 #include "hres_resize_nearest_exact_u8_rgb_words.h"
@@ -85,6 +89,11 @@ constexpr FilteredKernel kFilteredPixelRows[2][2][2] = {
      {hres_resize_bicubic_f32_rgb_rows, hres_resize_bicubic_aa_f32_rgb_rows}},
     {{hres_resize_bilinear_f32_rgba_rows, hres_resize_bilinear_aa_f32_rgba_rows},
      {hres_resize_bicubic_f32_rgba_rows, hres_resize_bicubic_aa_f32_rgba_rows}}};
+// x86 uint8, NHWC RGB only, source blocks staged several rows per store:
+// [bicubic][antialias].
+constexpr FilteredKernel kFilteredRgbBlocks[2][2] = {
+    {hres_resize_bilinear_u8_rgb_rows, hres_resize_bilinear_aa_u8_rgb_rows},
+    {hres_resize_bicubic_u8_rgb_rows, hres_resize_bicubic_aa_u8_rgb_rows}};
 constexpr FilteredKernel kFilteredCuda[2][2][2] = {
     {{nullptr, hres_resize_bilinear_f32_cuda}, {nullptr, nullptr}},
     {{nullptr, hres_resize_bicubic_f32_cuda}, {nullptr, nullptr}}};
@@ -329,6 +338,34 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
                                 internal::dense_pixels(out) &&
                                 float(out.h) <= vertical_first_below(gathered) * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
+        // NHWC RGB uint8 takes the kernels whose source blocks are read
+        // through grouped row picks, four rows per vector register store
+        // (interleaved_rows in generators/): the general kernel stages an
+        // interleaved block a row per store (a vector over several rows of
+        // a channel would be a gather there). Planar images keep the general
+        // kernel: read through the picks in every layout (bca8abc, since
+        // reverted), their batches lost 4-20% at 1 thread. H100 machine's
+        // host, Sapphire Rapids entry, 2026-11-26, single-kernel harness,
+        // three runs of 3-7 interleaved rounds, general -> RGB kernel, us:
+        // 1 thread, bilinear 1x3x345x456 -> 270x270 132-161 -> 121-142 and
+        // 142-198 -> 134-146 (every round), 500x400 -> 256x256 155-179 ->
+        // 149-154, 4x3x345x456 532-632 -> 521-734 (4 of 6 rounds); bicubic
+        // 345x456 168-249 -> 160-240, 500x400 -> 256x256 even (188-293 /
+        // 191-285), -> 1024x1024 even; bilinear+aa 345x456 253-357 -> 234-313,
+        // 4x3x345x456 1372-1497 -> 951-1276 (mixed in another run),
+        // bicubic+aa 500x400 -> 256x256 375-529 -> 352-429. 16 threads,
+        // 4x3x1080x1920 -> 540x960: bilinear 562-630 -> 548-562, bilinear+aa
+        // 1182-1264 -> 982-1059, bicubic+aa 1587-1656 -> 1383-1488 (every
+        // round). bench/RESULTS.md has the rest (RGBA gained as well:
+        // generators/CMakeLists.txt).
+        // Images narrower or shorter than a tile (16 on the AVX-512 entries)
+        // run guarded tiles, where the picks do not fold into dense loads:
+        // those keep the general kernel (1x3x20x30 -> 7x9 4.2-5.9 -> 7.1-7.9
+        // us, same host).
+        constexpr int kTile = 16;
+        const bool rgb_blocks = !device && in.dtype == DType::u8 && in.c == 3 && internal::dense_pixels(in) &&
+                                internal::dense_pixels(out) && in.w >= kTile && in.h >= kTile && out.w >= kTile;
+        if (rgb_blocks) kernel = kFilteredRgbBlocks[bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
         const bool images_in_turn =
             !device && !pixel_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
