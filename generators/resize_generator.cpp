@@ -532,13 +532,13 @@ public:
                     clamped_columns(x, y, c, n) = clamped_column(x);
                     column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
                 } else {
-                    // Interleaved only: the strip the schedule stages, the
-                    // input's rows (those past its last repeat it), picked
-                    // as many at a time as the schedule stores per vector
-                    // register (columns.h), so that a row's channels stay
-                    // one dense load (a vector over several rows of them is
-                    // a gather). Planar images keep plain rows: read so,
-                    // their batches lost 4-20% (runtime/src/resize.cpp).
+                    // The strip the schedule stages: the input's rows
+                    // (those past its last repeat it), picked as many at a
+                    // time as the schedule stores per vector register
+                    // (columns.h), so that a row's channels stay one dense
+                    // load (a vector over several rows of them is a
+                    // gather). The general kernels read plain rows: read
+                    // so, planar batches lost 4-20% (runtime/src/resize.cpp).
                     const int group = horizontal_rows_per_store(get_target(), x86_knobs(), input.type());
                     source_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
                         return input(x, min(j, axis_y.in - 1), c, n);
