@@ -528,22 +528,24 @@ public:
                 auto clamped_column = [&](Expr column) { return input(clamp_tap_above(column, axis_x.in), y, c, n); };
                 if (pairs_stored) {
                     column_pairs(j, x, y, c, n) = clamped_column(x + j);
-                } else if (!grouped_rows) {
-                    clamped_columns(x, y, c, n) = clamped_column(x);
-                    column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
                 } else {
-                    // The strip the schedule stages: the input's rows
-                    // (those past its last repeat it), picked as many at a
-                    // time as the schedule stores per vector register
-                    // (columns.h), so that a row's channels stay one dense
-                    // load (a vector over several rows of them is a
-                    // gather). The general kernels read plain rows: read
-                    // so, planar batches lost 4-20% (runtime/src/resize.cpp).
-                    const int group = horizontal_rows_per_store(get_target(), x86_knobs(), input.type());
-                    source_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
-                        return input(x, min(j, axis_y.in - 1), c, n);
-                    });
-                    clamped_columns(x, y, c, n) = source_rows(clamp_tap_above(x, axis_x.in), y, c, n);
+                    if (grouped_rows) {
+                        // The strip the schedule stages: the input's rows
+                        // (those past its last repeat it), picked as many
+                        // at a time as the schedule stores per vector
+                        // register (columns.h), so that a row's channels
+                        // stay one dense load (a vector over several rows
+                        // of them is a gather). The general kernels read
+                        // plain rows: read so, planar batches lost 4-20%
+                        // (runtime/src/resize.cpp).
+                        const int group = horizontal_rows_per_store(get_target(), x86_knobs(), input.type());
+                        source_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
+                            return input(x, min(j, axis_y.in - 1), c, n);
+                        });
+                        clamped_columns(x, y, c, n) = source_rows(clamp_tap_above(x, axis_x.in), y, c, n);
+                    } else {
+                        clamped_columns(x, y, c, n) = clamped_column(x);
+                    }
                     column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
                 }
                 Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);
