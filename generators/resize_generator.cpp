@@ -303,9 +303,14 @@ public:
     // first, along each row's flat run of values; the wrapper takes it where
     // the output is short enough. uint8 stages its source blocks several
     // rows per store, read through grouped row picks (the pairs formed per
-    // tap pair); the wrapper takes it for such images at least a tile in
-    // size. runtime/src/resize.cpp has the measurements.
+    // tap pair); the wrapper takes it for such images at least a tile
+    // wide. runtime/src/resize.cpp has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
+    // x86, any-layout kernels: branches of their own for densely interleaved
+    // RGB (true), or RGB left to the generic-stride branch (false: uint8,
+    // whose RGB images all run the interleaved_rows kernels; it saves a
+    // third of the kernel's compile time).
+    GeneratorParam<bool> rgb_branches{"rgb_branches", true};
     // x86 float32 without antialias, vertical pass first: the horizontal
     // pass as scalar loops along x that LLVM's loop vectorizer turns into
     // hardware gathers (1), or transposed tiles (0); -1 = the tuned default:
@@ -430,6 +435,7 @@ public:
             knobs.vertical_row_sums = vertical_row_sums != 0;
             knobs.horizontal_gathers = gathers;
             knobs.parallel_images = parallel_images != 0;
+            if (!rgb_branches) knobs.interleaved_pixels = {4};
             const bool line_per_store = antialias && !grouped_rows;
             knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
                                      : line_per_store      ? 0

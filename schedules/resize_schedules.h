@@ -60,6 +60,9 @@ struct ResizeKnobs {
     // as scalar loops along x, left to LLVM's loop vectorizer (hardware
     // gathers; schedules/x86_loops.h), instead of transposed tiles
     bool horizontal_gathers = false;
+    // bilinear/bicubic: the densely interleaved channel counts that get
+    // branches of their own (any other runs the generic-stride branch)
+    std::vector<int> interleaved_pixels = {3, 4};
 };
 
 // nearest, uint8 RGB read as pixel words (the generator's interleaved_rows).

@@ -321,6 +321,8 @@ struct HorizontalPass {
     // With `parallel`: planar inputs at least this wide run a task per strip
     // and plane (0 = never).
     int plane_tasks_from = 0;
+    // Interleaved channel counts whose strips load all channels of a block at once.
+    std::vector<int> pixels = {3, 4};
 };
 
 // The horizontal pass, vectorised across rows instead of along x: tap k of
@@ -419,10 +421,16 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
         order.insert(order.end(), {xo, ic, yo});
         s.reorder(order).vectorize(xi);
         for (const VarOrRVar &r : rows) s.unroll(r.var);
+        // Plane tasks are for planar layouts only, and say so: stated as
+        // "not interleaved RGB or RGBA", the general uint8 kernels without
+        // an RGB branch (rgb_branches) left Halide's stage skipping with
+        // conditions it could not fold, so every tile tested run-time flags
+        // (bicubic+aa 4x3x345x456 NCHW, 1 thread, Sapphire Rapids entry,
+        // 955-975 -> 1271-1741 us; even once folded).
         if (p.parallel && p.plane_tasks_from > 0 && tail == TailStrategy::ShiftInwards) {
             order.erase(order.end() - 2, order.end());
             order.insert(order.end(), {yo, ic});
-            s.specialize(f.in_width >= p.plane_tasks_from && !f.layout.interleaved(3) && !f.layout.interleaved(4))
+            s.specialize(f.in_width >= p.plane_tasks_from && f.layout.planar())
                 .reorder(order)
                 .fuse(yo, ic, task)
                 .parallel(task);
@@ -485,7 +493,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     Var bx("bx"), xb("xb");
     in_t.compute_at(image, task).reorder_storage(y, x, c, n).bound_storage(y, v);
     // Interleaved strips: all channels of a block at once.
-    for (int channels : {3, 4}) {
+    for (int channels : p.pixels) {
         in_t.specialize(p.whole_tiles && f.layout.interleaved(channels))
             .split(x, bx, xb, v, TailStrategy::ShiftInwards)
             .reorder(y, xb, c, bx)
@@ -496,7 +504,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     const auto [block_yo, block_yi] =
         schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()));
     const std::vector<Var> b = block.args();
-    for (int channels : {3, 4}) {
+    for (int channels : p.pixels) {
         Stage s = block.specialize(f.layout.interleaved(channels));
         s.reorder(b[2], b[0], block_yi, block_yo).unroll(b[2]);
         if (!grouped_rows) s.unroll(block_yi);
@@ -666,6 +674,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         copy.planar_lanes = copy.interleaved_lanes = vec;
         copy.rows = knobs.rows_per_task;
         copy.images = OutputLoops::Images::in_tasks;
+        copy.pixels = knobs.interleaved_pixels;
         Stage nest = only_order ? Stage(f.output) : f.output.specialize(vf.when);
         if (knobs.horizontal_gathers && f.constant_taps) {
             // The horizontal pass as each output row's scalar loop along x,
@@ -704,6 +713,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false,
                                   vec * 2, f.constant_taps ? Func() : vf.sum_y};
             second.source_rows = vf.flat_rows;
+            second.pixels = knobs.interleaved_pixels;
             schedule_horizontal_tiles(second, f, v, knobs.tile_store_bytes);
         }
         if (only_order) return;
@@ -752,6 +762,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // 1x3 (68-71 -> 77-82 us); 32 lost to 64 on both.
     out.planar_rows = knobs.planar_rows_per_task;
     out.images = knobs.parallel_images ? OutputLoops::Images::in_parallel : OutputLoops::Images::in_turn;
+    out.pixels = knobs.interleaved_pixels;
     // Rows at least a vector wide: the last vector shifted inwards (the
     // tap pairs' comment below says why).
     const bool pairs_per_vector = f.constant_taps && !f.vertical_pairs.empty();
@@ -766,6 +777,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     HorizontalPass first{f.resized_x, f.sum_x, f.input, LoopLevel(f.output, f.n), whole, true};
     first.paired = f.paired;
     first.plane_tasks_from = knobs.horizontal_plane_tasks_from;
+    first.pixels = knobs.interleaved_pixels;
     schedule_horizontal_tiles(first, f, v, knobs.tile_store_bytes);
 
     // The vertical pass: without antialias its sum is pure, inlined into the

@@ -41,7 +41,7 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
         }
         if (vec > 1) s.vectorize(x, vec, o.tail);
     };
-    for (int channels : {3, 4}) {
+    for (int channels : o.pixels) {
         Stage s = f.specialize(layout.interleaved(channels));
         s.reorder(c, x, y, n).unroll(c);
         rows_in_parallel(s, o.interleaved_lanes, false, o.rows);

@@ -4,6 +4,8 @@
 #include "Halide.h"
 #include "layout.h"
 
+#include <vector>
+
 namespace hres {
 
 // Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
@@ -48,6 +50,9 @@ struct OutputLoops {
     // false: planar layouts are left to the caller, which has specialised
     // on them itself (else this specialisation would be that one).
     bool planar = true;
+    // The densely interleaved channel counts that get branches of their own
+    // (any other runs the generic-stride branch).
+    std::vector<int> pixels = {3, 4};
     // How x vectors end a row: GuardWithIf works for any width; ShiftInwards
     // (the last vector overlaps the one before) only where the caller has
     // specialised on rows at least a vector wide.

@@ -190,12 +190,17 @@ TEST(ResizeVsReference, CornerCases) {
                 // multiple of 4 (the last group repeats the last row), of 16
                 // (the last strip shifted inwards), exactly 16; outputs
                 // exactly 16 wide; one column short of a tile in the input
-                // or the output (the general kernel).
+                // or the output (the general kernel's generic strides);
+                // inputs shorter than a tile (guarded strips: a row, a
+                // partial group, one short of a tile).
                 cases.push_back({mode, aa, ac, 1, 3, 17, 19, 16, 16, 0, 0, l});
                 cases.push_back({mode, aa, ac, 2, 3, 18, 33, 7, 16, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 3, 16, 40, 41, 16, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 3, 35, 15, 9, 20, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 3, 30, 30, 10, 15, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 1, 40, 1, 20, 0, 0, l});
+                cases.push_back({mode, aa, ac, 2, 3, 6, 33, 13, 17, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 15, 70, 30, 140, 0, 0, l});
                 // Upscaled along x: planar float32 nearest picks each
                 // output's column from a window of input columns on x86
                 // (windows of 8, 10, 12 or 16 columns with AVX-512, 4 to 8

@@ -358,13 +358,31 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // 1182-1264 -> 982-1059, bicubic+aa 1587-1656 -> 1383-1488 (every
         // round). bench/RESULTS.md has the rest (RGBA gained as well:
         // generators/CMakeLists.txt).
-        // Images narrower or shorter than a tile (16 on the AVX-512 entries)
-        // run guarded tiles, where the picks do not fold into dense loads:
-        // those keep the general kernel (1x3x20x30 -> 7x9 4.2-5.9 -> 7.1-7.9
-        // us, same host).
+        // The general uint8 kernels have no RGB branch of their own (build
+        // time: generators/CMakeLists.txt), so RGB images the RGB kernels
+        // do not take run its generic-stride branch. Inputs or outputs
+        // narrower than a tile (16 on the AVX-512 entries) do not: there the
+        // picks do not fold into dense loads, and the generic branch was
+        // faster. Inputs shorter than a tile do. H100 machine's host,
+        // Sapphire Rapids entry, 2026-11-26, single-kernel harness, two runs
+        // of 5 interleaved rounds, 1 thread, NHWC, us, general kernel with
+        // its RGB branch (before) / generic branch / RGB kernel, bilinear
+        // and bicubic+aa:
+        // - 1x3x20x30 -> 7x9: 3.8-7.5 / 6.3-11.3 / 8.2-12.5, 8.6-15.8 /
+        //   10.0-30.2 / 11.6-19.7;
+        // - 1x3x1000x10 -> 500x5: 80-174 / 185-319 / 268-414, 132-230 /
+        //   182-332 / 319-481;
+        // - 1x3x12x12 -> 40x40: 5.2-10.4 / 9.4-17.1 / 8.3-13.8, 12.7-21.4 /
+        //   16.5-28.1 / 16.1-27.2;
+        // - 1x3x10x1000 -> 5x500: 45-90 / 62-102 / 57-93, 185-324 / 193-340
+        //   / 152-278;
+        // - 1x3x15x200 -> 30x400: 38-61 / 60-92 / 25-40, 95-157 / 114-184 /
+        //   65-73.
+        // So narrow RGB images lost up to 2x against the general kernel's
+        // own branch, which cost a third of its compile time.
         constexpr int kTile = 16;
         const bool rgb_blocks = !device && in.dtype == DType::u8 && in.c == 3 && internal::dense_pixels(in) &&
-                                internal::dense_pixels(out) && in.w >= kTile && in.h >= kTile && out.w >= kTile;
+                                internal::dense_pixels(out) && in.w >= kTile && out.w >= kTile;
         if (rgb_blocks) kernel = kFilteredRgbBlocks[bicubic][options.antialias];
         constexpr int kThreadsPerImage = 4;
         const bool images_in_turn =
