@@ -37,7 +37,7 @@ void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec,
         stage.rename(f.x, xs);
     };
     loops(s.specialize(f.output.output_buffer().dim(0).extent() < vec), false, TailStrategy::GuardWithIf, vec);
-    for (int channels : {3, 4}) {
+    for (int channels : kPixelBranches) {
         loops(s.specialize(f.layout.interleaved(channels)), true, TailStrategy::ShiftInwards, interleaved_vec);
     }
     loops(s.specialize(f.layout.planar()), false, TailStrategy::ShiftInwards, vec);

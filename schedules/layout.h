@@ -5,7 +5,13 @@
 
 #include "Halide.h"
 
+#include <vector>
+
 namespace hres {
+
+// The densely interleaved pixels (channel counts) that x86 schedules give
+// branches of their own, unless a kernel leaves one to its generic strides.
+inline const std::vector<int> kPixelBranches = {3, 4};
 
 struct LayoutConditions {
     Halide::Expr in_x_stride, out_x_stride;  // element strides of x

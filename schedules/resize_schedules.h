@@ -62,7 +62,7 @@ struct ResizeKnobs {
     bool horizontal_gathers = false;
     // bilinear/bicubic: the densely interleaved channel counts that get
     // branches of their own (any other runs the generic-stride branch)
-    std::vector<int> interleaved_pixels = {3, 4};
+    std::vector<int> interleaved_pixels = kPixelBranches;
 };
 
 // nearest, uint8 RGB read as pixel words (the generator's interleaved_rows).

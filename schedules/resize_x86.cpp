@@ -322,7 +322,7 @@ struct HorizontalPass {
     // and plane (0 = never).
     int plane_tasks_from = 0;
     // Interleaved channel counts whose strips load all channels of a block at once.
-    std::vector<int> pixels = {3, 4};
+    std::vector<int> pixels = kPixelBranches;
 };
 
 // The horizontal pass, vectorised across rows instead of along x: tap k of
@@ -421,12 +421,15 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
         order.insert(order.end(), {xo, ic, yo});
         s.reorder(order).vectorize(xi);
         for (const VarOrRVar &r : rows) s.unroll(r.var);
-        // Plane tasks are for planar layouts only, and say so: stated as
-        // "not interleaved RGB or RGBA", the general uint8 kernels without
-        // an RGB branch (rgb_branches) left Halide's stage skipping with
-        // conditions it could not fold, so every tile tested run-time flags
-        // (bicubic+aa 4x3x345x456 NCHW, 1 thread, Sapphire Rapids entry,
-        // 955-975 -> 1271-1741 us; even once folded).
+        // Plane tasks are for planar layouts, and the condition says so:
+        // stated as "not interleaved RGB or RGBA", it left Halide's stage
+        // skipping, in the general uint8 kernels without an RGB branch
+        // (rgb_branches), with conditions it could not fold, so every tile
+        // tested run-time flags. H100 machine's host, Sapphire Rapids
+        // entry, 2026-11-26, single-kernel harness, bicubic+aa
+        // 4x3x345x456 -> 270x270 NCHW, 1 thread: 955-975 us with the RGB
+        // branch, 1271-1741 without; with this condition the flags are gone
+        // and the two come out even (bench/RESULTS.md).
         if (p.parallel && p.plane_tasks_from > 0 && tail == TailStrategy::ShiftInwards) {
             order.erase(order.end() - 2, order.end());
             order.insert(order.end(), {yo, ic});

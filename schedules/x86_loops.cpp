@@ -46,7 +46,7 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
         s.reorder(c, x, y, n).unroll(c);
         rows_in_parallel(s, o.interleaved_lanes, false, o.rows);
     }
-    for (int channels : {3, 4}) {
+    for (int channels : kPixelBranches) {
         if (o.planar_pixel_lanes < 1 || !o.planar) break;
         Stage s = f.specialize(layout.planar() && layout.channels == channels);
         s.reorder(c, x, y, n).unroll(c);

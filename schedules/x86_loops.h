@@ -4,8 +4,6 @@
 #include "Halide.h"
 #include "layout.h"
 
-#include <vector>
-
 namespace hres {
 
 // Vector lanes of type `t` on `target`, times `multiplier` (at least 1).
@@ -52,7 +50,7 @@ struct OutputLoops {
     bool planar = true;
     // The densely interleaved channel counts that get branches of their own
     // (any other runs the generic-stride branch).
-    std::vector<int> pixels = {3, 4};
+    std::vector<int> pixels = kPixelBranches;
     // How x vectors end a row: GuardWithIf works for any width; ShiftInwards
     // (the last vector overlaps the one before) only where the caller has
     // specialised on rows at least a vector wide.
