@@ -6,6 +6,7 @@
 // generators/CMakeLists.txt.
 #include "Halide.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "boundary.h"
@@ -435,7 +436,10 @@ public:
             knobs.vertical_row_sums = vertical_row_sums != 0;
             knobs.horizontal_gathers = gathers;
             knobs.parallel_images = parallel_images != 0;
-            if (!rgb_branches) knobs.interleaved_pixels = {4};
+            if (!rgb_branches) {
+                std::vector<int> &pixels = knobs.interleaved_pixels;
+                pixels.erase(std::remove(pixels.begin(), pixels.end(), 3), pixels.end());
+            }
             const bool line_per_store = antialias && !grouped_rows;
             knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
                                      : line_per_store      ? 0

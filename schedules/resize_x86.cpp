@@ -321,8 +321,6 @@ struct HorizontalPass {
     // With `parallel`: planar inputs at least this wide run a task per strip
     // and plane (0 = never).
     int plane_tasks_from = 0;
-    // Interleaved channel counts whose strips load all channels of a block at once.
-    std::vector<int> pixels = kPixelBranches;
 };
 
 // The horizontal pass, vectorised across rows instead of along x: tap k of
@@ -342,7 +340,7 @@ struct HorizontalPass {
 // row or column at a time (a uint8 tile's 16-byte columns, a float32
 // tile's 32-byte rows), each 64-byte read waits for several stores that
 // cannot forward to it: x86 forwards a store only to a load inside it. So
-// the staging stores `store_bytes` at once where it can: the source blocks
+// the staging stores `tile_store_bytes` at once where it can: the source blocks
 // several rows per vector (concatenated dense row loads), uint8 results
 // several columns per vector (read from the stored sums; float32 results
 // read their taps at data-dependent columns, so they keep a column per
@@ -382,9 +380,9 @@ struct HorizontalPass {
 // layout, planar batches lost 4-20% at 1 thread (bilinear 4x3x345x456
 // NCHW 472.8-498.3 -> 496.2-582.3), hence kernels of their own
 // (runtime/src/resize.cpp and bench/RESULTS.md have the rest).
-void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, int store_bytes) {
+void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, const ResizeKnobs &knobs) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
-    auto rows_per_store = [&](Type t) { return lines_per_store(store_bytes, v, t); };
+    auto rows_per_store = [&](Type t) { return lines_per_store(knobs.tile_store_bytes, v, t); };
     // The pass' image, which its consumers read: tiles of v x v outputs, in
     // tasks of a strip of v rows, all planes (an interleaved strip is loaded
     // for all of them at once), or on wide planar inputs one plane: three
@@ -496,7 +494,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     Var bx("bx"), xb("xb");
     in_t.compute_at(image, task).reorder_storage(y, x, c, n).bound_storage(y, v);
     // Interleaved strips: all channels of a block at once.
-    for (int channels : p.pixels) {
+    for (int channels : knobs.interleaved_pixels) {
         in_t.specialize(p.whole_tiles && f.layout.interleaved(channels))
             .split(x, bx, xb, v, TailStrategy::ShiftInwards)
             .reorder(y, xb, c, bx)
@@ -507,7 +505,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, i
     const auto [block_yo, block_yi] =
         schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()));
     const std::vector<Var> b = block.args();
-    for (int channels : p.pixels) {
+    for (int channels : knobs.interleaved_pixels) {
         Stage s = block.specialize(f.layout.interleaved(channels));
         s.reorder(b[2], b[0], block_yi, block_yo).unroll(b[2]);
         if (!grouped_rows) s.unroll(block_yi);
@@ -716,8 +714,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             HorizontalPass second{vf.resized, vf.sum_x, vf.resized_y, LoopLevel(f.output, task), whole, false,
                                   vec * 2, f.constant_taps ? Func() : vf.sum_y};
             second.source_rows = vf.flat_rows;
-            second.pixels = knobs.interleaved_pixels;
-            schedule_horizontal_tiles(second, f, v, knobs.tile_store_bytes);
+            schedule_horizontal_tiles(second, f, v, knobs);
         }
         if (only_order) return;
     }
@@ -780,8 +777,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     HorizontalPass first{f.resized_x, f.sum_x, f.input, LoopLevel(f.output, f.n), whole, true};
     first.paired = f.paired;
     first.plane_tasks_from = knobs.horizontal_plane_tasks_from;
-    first.pixels = knobs.interleaved_pixels;
-    schedule_horizontal_tiles(first, f, v, knobs.tile_store_bytes);
+    schedule_horizontal_tiles(first, f, v, knobs);
 
     // The vertical pass: without antialias its sum is pure, inlined into the
     // output's vectors, whose tails are then predicated vector code; a
