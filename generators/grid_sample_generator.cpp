@@ -412,7 +412,8 @@ protected:
     }
 
     template<typename In, typename Out>
-    void schedule(In &input, Out &output, const Sampled &s, Expr padding, const std::vector<Func> &tables) {
+    void schedule(In &input, Out &output, const Sampled &s, Expr padding, const std::vector<Func> &tables,
+                  bool reads_grid) {
         if (this->using_autoscheduler()) return;
         // Zeros and border padding leave a much shorter footprint than
         // reflection's mirroring, worth specialised loops.
@@ -422,7 +423,8 @@ protected:
             padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
-                              s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words};
+                              s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
+                              reads_grid};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
@@ -461,7 +463,7 @@ public:
         grid.set_estimates({{0, 2}, {0, 456}, {0, 345}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, padding, {});
+        schedule(input, output, s, padding, {}, true);
     }
 };
 
@@ -493,7 +495,7 @@ public:
         theta.set_estimates({{0, 3}, {0, 2}, {0, 2}});
         padding.set_estimate(0);
         align_corners.set_estimate(false);
-        schedule(input, output, s, padding, {column_terms, row_base});
+        schedule(input, output, s, padding, {column_terms, row_base}, false);
     }
 };
 

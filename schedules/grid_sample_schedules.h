@@ -42,6 +42,9 @@ struct GridSampleFuncs {
     // Nearest as pixel words (uint8 RGB): each tap's bytes as one word,
     // gathered per chunk of pixels (undefined otherwise).
     Halide::Func words;
+    // The footprint reads an explicit grid (grid_sample; the affine sampler
+    // computes its coordinates).
+    bool reads_grid = false;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

@@ -123,12 +123,14 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // planar 3-7%. Constant chunks keep theirs on the stack: allocated per
     // task, interleaved bicubic was 20% slower.
     if (knobs.interleaved_chunk <= 0) f.footprint.store_at(f.output, task);
-    // Chunks at least a vector wide end in a vector shifted inwards;
-    // narrower ones (the scalar branches' rows) run a scalar loop. With a
+    // Chunks at least a vector wide end in a vector shifted inwards. With a
     // guarded tail, each vector's grid loads (a stride of two floats) were
     // predicated gathers, a branch per lane and footprint value: two thirds
-    // of the uint8 bicubic kernel's code (build machine, 2026-11-26,
-    // bench/RESULTS.md has the compile times).
+    // of grid_sample's uint8 bicubic kernel's code (build machine,
+    // 2026-11-26, bench/RESULTS.md has the compile times). Narrower rows
+    // run a scalar loop there; the affine sampler, which loads no grid,
+    // keeps a guarded vector for them (scalar, its 8x8 and 12x10 outputs
+    // took 2-2.6x as long: H100 machine's host, same day).
     _halide_user_assert(knobs.interleaved_chunk <= 0 || knobs.interleaved_chunk >= vec)
         << "interleaved_chunk must be 0 or at least a vector (" << vec << " pixels on this target)\n";
     const Expr wide = row >= vec;
@@ -136,6 +138,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         f.footprint.specialize(wide && padding).vectorize(f.x, vec, TailStrategy::ShiftInwards);
     }
     f.footprint.specialize(wide).vectorize(f.x, vec, TailStrategy::ShiftInwards);
+    if (!f.reads_grid) f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
     if (f.words.defined()) {
         // Pixel words (uint8 RGB nearest): per chunk of pixels (a constant
         // number, so the buffer has a constant size and LLVM knows it apart

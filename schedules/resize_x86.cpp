@@ -25,8 +25,9 @@ namespace {
 // The loop over `line`, a staged tile's lines (v of them, rows or columns,
 // each already a vector), stored `group` lines per vector register where
 // group divides v (the vector then spans the lines too), else a line per
-// store: split by v first, so that the loops have constant extents, the
-// lines unrolled. Returns the (outer, inner) Vars of the split by group.
+// store: split by v first, so that the loops have constant extents even
+// where the tile is a guarded partial one, the lines unrolled. Returns the
+// (outer, inner) Vars of the split by group.
 std::pair<Var, Var> store_lines_grouped(Stage func, const Var &line, int v, int group, const std::string &prefix) {
     Var t(prefix + "t"), r(prefix + "r"), o(prefix + "o"), i(prefix + "i");
     if (group < 1 || v % group != 0) group = 1;
@@ -39,43 +40,42 @@ std::pair<Var, Var> store_lines_grouped(Stage func, const Var &line, int v, int 
     return {o, i};
 }
 
-// The stage of `func` that whole tiles run: its specialisation on `whole`,
-// or func itself where every tile is whole (`whole` undefined). The guarded
-// partial tiles of images narrower or shorter than a tile (`whole` false)
-// keep the default: plain scalar loops. Vectorised with guards, their
-// strided loads (interleaved or generic-stride sources) became a branch per
-// lane, three quarters of the LLVM IR of the general uint8 bicubic kernel,
-// its instruction selection most of its build time (AVX-512 Skylake entry,
-// build machine, 2026-11-26: bench/RESULTS.md has the compile times).
-Stage whole_tiles_stage(Func func, const Expr &whole) {
-    return whole.defined() ? func.specialize(whole) : Stage(func);
-}
-
 // A v x v tile of `func` computed at `at`, rows fastest: each column one
 // vector of v rows, the columns unrolled; or `columns` columns per vector
 // where func reads its values from a tile stored the same way (a
-// data-dependent column would make that a gather). Partial tiles (`whole`
-// false) run scalar loops, rows fastest too.
-void schedule_rows_fastest_tile(Func func, LoopLevel at, int v, int columns, const Expr &whole) {
+// data-dependent column would make that a gather).
+void schedule_rows_fastest_tile(Func func, LoopLevel at, int v, int columns = 1) {
     const std::vector<Var> a = func.args();
     const Var &x = a[0], &y = a[1];
-    func.compute_at(at).reorder_storage(y, x, a[2], a[3]).bound_storage(y, v).bound_storage(x, v).reorder(y, x);
-    Stage tiles = whole_tiles_stage(func, whole);
-    tiles.vectorize(y, v, TailStrategy::GuardWithIf);
-    store_lines_grouped(tiles, x, v, columns, "tile_x");
+    func.compute_at(at)
+        .reorder_storage(y, x, a[2], a[3])
+        .bound_storage(y, v)
+        .bound_storage(x, v)
+        .reorder(y, x)
+        .vectorize(y, v, TailStrategy::GuardWithIf);
+    store_lines_grouped(func, x, v, columns, "tile_x");
 }
 
 // The loops of `in_t`, a strip of rows the caller stores rows fastest (v of
-// them), and of the v x v `block`s of rows it transposes, each loaded
-// densely where `whole`, else in scalar loops. A whole block stores `rows`
-// of its rows per vector (`lines`: the rows' loop split into outer and
-// inner). Specialisations of in_t made before take precedence; the
-// caller specialises whole blocks further through `stage`.
+// them), and of the v x v `block`s of rows it transposes: whole blocks
+// where `whole`, each loaded densely, a block storing `rows` of its rows
+// per vector (`lines`: the rows' loop split into outer and inner); partial
+// blocks of dense rows (`dense_rows`, if defined) guarded vectors; the
+// other partial blocks, and in_t's transposes of partial blocks, scalar
+// loops. Vectorised with guards, their strided lanes were predicated
+// loads, which Halide emits as a branch per lane: with the turned-back
+// tiles, three quarters of the general uint8 bicubic kernel's LLVM IR,
+// whose instruction selection took most of its build time (AVX-512
+// Skylake entry, build machine, 2026-11-26; bench/RESULTS.md has the
+// compile times and the small images' timings). Specialisations of in_t
+// made before take precedence; the caller specialises whole blocks
+// further through `whole_blocks`.
 struct TransposedBlocks {
-    Stage stage;
+    Stage whole_blocks;
     std::pair<Var, Var> lines;
 };
-TransposedBlocks schedule_transposed_strip(Func in_t, Func block, Expr whole, int v, int rows = 1) {
+TransposedBlocks schedule_transposed_strip(Func in_t, Func block, Expr whole, int v, int rows = 1,
+                                           Expr dense_rows = Expr()) {
     const std::vector<Var> a = in_t.args();
     const Var &x = a[0], &y = a[1], &c = a[2];
     Var bx("bx"), xb("xb");
@@ -87,9 +87,14 @@ TransposedBlocks schedule_transposed_strip(Func in_t, Func block, Expr whole, in
     in_t.split(x, bx, xb, v, TailStrategy::GuardWithIf).reorder(y, xb, bx, c);
     const std::vector<Var> b = block.args();
     block.compute_at(in_t, bx).bound_storage(b[0], v).bound_storage(b[1], v);
-    Stage blocks = block.specialize(whole);
-    blocks.vectorize(b[0], v, TailStrategy::GuardWithIf);
-    return {blocks, store_lines_grouped(blocks, b[1], v, rows, "block_y")};
+    auto vectors = [&](Stage s) {
+        s.vectorize(b[0], v, TailStrategy::GuardWithIf);
+        return store_lines_grouped(s, b[1], v, rows, "block_y");
+    };
+    Stage whole_blocks = block.specialize(whole);
+    const std::pair<Var, Var> lines = vectors(whole_blocks);
+    if (dense_rows.defined()) vectors(block.specialize(dense_rows));
+    return {whole_blocks, lines};
 }
 
 // Planar nearest vectorised across rows, as the filtered resizes' horizontal
@@ -100,7 +105,10 @@ TransposedBlocks schedule_transposed_strip(Func in_t, Func block, Expr whole, in
 // Per v x v outputs that is a share of one transpose in, one out and v
 // vector copies, instead of v x v scalar loads. The strip's tiles round up
 // (the output copies what it needs), so only inputs narrower than v take
-// guarded loops. Both staged tiles store `group` rows or columns per vector
+// partial blocks, copied in scalar loops (schedule_transposed_strip; guarded
+// vectors took 4-7x as long there: 1x3x200x12 -> 400x24 138-203 -> 21-36
+// us, 8x8 -> 16x16 4.8-5.5 -> 0.9-1.1 us, H100 machine's host, Sapphire
+// Rapids entry, 2026-11-26, through the command line). Both staged tiles store `group` rows or columns per vector
 // register, each a dense load of a row or column the generator picks group
 // at a time (picked_in_groups), so that the transposes' whole-register
 // reads are served by store forwarding (schedule_horizontal_tiles has the
@@ -121,7 +129,7 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v, int 
         .vectorize(xi)
         .unroll(yi);
     // ... each tile's columns, rows fastest...
-    schedule_rows_fastest_tile(f.picked, LoopLevel(image, xo), v, group, Expr());
+    schedule_rows_fastest_tile(f.picked, LoopLevel(image, xo), v, group);
     // ... turned back to x-fastest.
     Func back = f.picked.in(image);
     back.compute_at(image, xo)
@@ -345,8 +353,16 @@ struct HorizontalPass {
 // that Halide emits them as one dense load, a shuffle and one dense store.
 // The result is narrowed before it is turned back: uint8 tiles are a quarter
 // of the int32 sums' bytes.
-// Images narrower or shorter than v take the same loops over partial tiles,
-// in scalar code (whole_tiles_stage says why).
+// Images narrower or shorter than v take the same loops over partial tiles:
+// guarded vectors, except the transposes (in_t and the turned-back tiles)
+// and interleaved blocks, whose guarded vectors read strided lanes: Halide
+// predicates each such lane in a branch of its own, three quarters of the
+// general uint8 bicubic kernel's code and most of its build time
+// (schedule_transposed_strip). Scalar, those copies cost short or narrow
+// uint8 images time: 1x3x15x200 -> 30x400 up to 1.7x (NHWC bicubic
+// 29-37 -> 49-55 us), 1x3x10x1000 -> 5x500 NHWC 1.2-1.3x; float32 and
+// larger images even (H100 machine's host, Sapphire Rapids entry,
+// 2026-11-26, bench/RESULTS.md).
 //
 // A transpose reads its staged tile as whole vector registers. Staged one
 // row or column at a time (a uint8 tile's 16-byte columns, a float32
@@ -429,11 +445,8 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
         std::vector<VarOrRVar> order = {xi};
         order.insert(order.end(), rows.begin(), rows.end());
         order.insert(order.end(), {xo, ic, yo});
-        s.reorder(order);
-        if (tail == TailStrategy::ShiftInwards) {  // partial tiles: scalar (whole_tiles_stage)
-            s.vectorize(xi);
-            for (const VarOrRVar &r : rows) s.unroll(r.var);
-        }
+        s.reorder(order).vectorize(xi);
+        for (const VarOrRVar &r : rows) s.unroll(r.var);
         // Plane tasks are for planar layouts, and the condition says so:
         // stated as "not interleaved RGB or RGBA", it left Halide's stage
         // skipping, in the general uint8 kernels without an RGB branch
@@ -460,7 +473,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
     const bool paired = p.paired.columns.defined();
     const bool stored_pairs = paired && !p.paired.source.defined();
     const bool sum_stored = paired || !f.constant_taps;
-    if (sum_stored) schedule_rows_fastest_tile(p.sum, LoopLevel(image, xo), v, 1, p.whole_tiles);
+    if (sum_stored) schedule_rows_fastest_tile(p.sum, LoopLevel(image, xo), v);
     if (paired) {
         // A tap pair's 2 x v products are one vector, summed lane pair by
         // lane pair (Halide's VectorReduce: pmaddwd, vpdpwssd on Zen 4 and
@@ -474,27 +487,25 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
         // 259 -> 174 / 257 -> 182 us, bicubic 341 -> 210 / 339 -> 251 us,
         // bilinear+aa nhwc 395 -> 290 us, bicubic+aa nhwc 569 -> 389 us
         // (the planar antialiased rows moved within the host's noise).
-        p.sum.update().reorder(p.paired.lane, f.y, f.x, p.paired.pair);
-        Stage sums = p.sum.update().specialize(p.whole_tiles);
-        sums.atomic()
+        p.sum.update()
+            .reorder(p.paired.lane, f.y, f.x, p.paired.pair)
+            .atomic()
             .vectorize(p.paired.lane)
             .vectorize(f.y, v, TailStrategy::GuardWithIf)
             .unroll(f.x, v, TailStrategy::GuardWithIf);
-        if (f.constant_taps) sums.unroll(p.paired.pair);  // 1 or 2 pairs
+        if (f.constant_taps) p.sum.update().unroll(p.paired.pair);  // 1 or 2 pairs
     } else if (!f.constant_taps) {
-        p.sum.update().reorder(f.y, f.rx, f.x);
         p.sum.update()
-            .specialize(p.whole_tiles)
+            .reorder(f.y, f.rx, f.x)
             .vectorize(f.y, v, TailStrategy::GuardWithIf)
             .unroll(f.x, v, TailStrategy::GuardWithIf);
     }
     // ... and the result, narrowed to the pixel type (float32 results of
     // stored sums are the sums themselves: inlined).
     if (!sum_stored || p.result.type() != p.sum.type()) {
-        schedule_rows_fastest_tile(p.result, LoopLevel(image, xo), v, sum_stored ? rows_per_store(p.result.type()) : 1,
-                                   p.whole_tiles);
+        schedule_rows_fastest_tile(p.result, LoopLevel(image, xo), v, sum_stored ? rows_per_store(p.result.type()) : 1);
     }
-    // ... turned back to x-fastest.
+    // ... turned back to x-fastest (partial tiles: scalar, see above).
     Func tile = p.result.in(image);
     tile.compute_at(image, xo).bound_storage(tile.args()[0], v).bound_storage(tile.args()[1], v);
     tile.specialize(p.whole_tiles).vectorize(tile.args()[0], v).vectorize(tile.args()[1], v);
@@ -519,11 +530,11 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
             .unroll(c);
     }
     const TransposedBlocks blocks =
-        schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()));
+        schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()), f.layout.planar());
     const auto [block_yo, block_yi] = blocks.lines;
     const std::vector<Var> b = block.args();
     for (int channels : knobs.interleaved_pixels) {
-        Stage s = Stage(blocks.stage).specialize(f.layout.interleaved(channels));
+        Stage s = Stage(blocks.whole_blocks).specialize(f.layout.interleaved(channels));
         s.reorder(b[2], b[0], block_yi, block_yo).unroll(b[2]);
         if (!grouped_rows) s.unroll(block_yi);
     }
@@ -548,18 +559,18 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
         Func pairs = p.paired.columns;
         const std::vector<Var> q = pairs.args();  // j, x, y, c, n
         pairs.compute_at(image, task).reorder_storage(q[0], q[2], q[1], q[3], q[4]).bound_storage(q[2], v);
-        pairs.reorder(q[0], q[2], q[1], q[3], q[4]);
-        pairs.specialize(p.whole_tiles).vectorize(q[0], 2).vectorize(q[2], v);
+        for (TailStrategy tail : {TailStrategy::Auto, TailStrategy::GuardWithIf}) {
+            Stage s = tail == TailStrategy::Auto ? pairs.specialize(p.whole_tiles) : Stage(pairs);
+            s.reorder(q[0], q[2], q[1], q[3], q[4]).vectorize(q[0], 2).vectorize(q[2], v, tail);
+        }
     }
     Func rows = p.source_rows.defined() ? p.source_rows : p.source;
     if (p.source_lanes > 0) {
-        rows.compute_at(image, task);
-        rows.specialize(p.whole_tiles).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
+        rows.compute_at(image, task).vectorize(f.x, p.source_lanes, TailStrategy::GuardWithIf);
     }
     if (p.source_sum.defined()) {
-        p.source_sum.compute_at(rows, f.x);
-        p.source_sum.specialize(p.whole_tiles).vectorize(f.x);
-        p.source_sum.update().specialize(p.whole_tiles).vectorize(f.x);
+        p.source_sum.compute_at(rows, f.x).vectorize(f.x);
+        p.source_sum.update().vectorize(f.x);
     }
 }
 
