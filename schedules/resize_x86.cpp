@@ -105,11 +105,11 @@ TransposedBlocks schedule_transposed_strip(Func in_t, Func block, Expr whole, in
 // Per v x v outputs that is a share of one transpose in, one out and v
 // vector copies, instead of v x v scalar loads. The strip's tiles round up
 // (the output copies what it needs), so only inputs narrower than v take
-// partial blocks, copied in scalar loops (schedule_transposed_strip; guarded
-// vectors took 4-7x as long there: 1x3x200x12 -> 400x24 138-203 -> 21-36
-// us, 8x8 -> 16x16 4.8-5.5 -> 0.9-1.1 us, H100 machine's host, Sapphire
-// Rapids entry, 2026-11-26, through the command line). Both staged tiles store `group` rows or columns per vector
-// register, each a dense load of a row or column the generator picks group
+// partial blocks, copied in scalar loops (schedule_transposed_strip; as
+// guarded vectors they took 4-7x as long: 1x3x200x12 -> 400x24 138-203 ->
+// 21-36 us, 8x8 -> 16x16 4.8-6.7 -> 0.9-2.6 us, H100 machine's host,
+// Sapphire Rapids entry, 2026-11-26, through the command line). Both staged
+// tiles store `group` rows or columns per vector register, each a dense load of a row or column the generator picks group
 // at a time (picked_in_groups), so that the transposes' whole-register
 // reads are served by store forwarding (schedule_horizontal_tiles has the
 // cost of a row per store). H100 machine's host (Sapphire Rapids entry),
@@ -358,11 +358,12 @@ struct HorizontalPass {
 // and interleaved blocks, whose guarded vectors read strided lanes: Halide
 // predicates each such lane in a branch of its own, three quarters of the
 // general uint8 bicubic kernel's code and most of its build time
-// (schedule_transposed_strip). Scalar, those copies cost short or narrow
-// uint8 images time: 1x3x15x200 -> 30x400 up to 1.7x (NHWC bicubic
-// 29-37 -> 49-55 us), 1x3x10x1000 -> 5x500 NHWC 1.2-1.3x; float32 and
-// larger images even (H100 machine's host, Sapphire Rapids entry,
-// 2026-11-26, bench/RESULTS.md).
+// (schedule_transposed_strip). Scalar, those copies cost inputs shorter
+// than a tile time: uint8 1x3x15x200 -> 30x400 NHWC 1.2-1.7x (bicubic
+// 28.9-36.6 -> 35.5-54.5 us), 1x3x10x1000 -> 5x500 NHWC 1.2-1.3x, float32
+// bicubic 10x1000 -> 5x500 NHWC 1.3-1.5x; other small images even (H100
+// machine's host, Sapphire Rapids entry, 2026-11-26, two runs,
+// bench/RESULTS.md).
 //
 // A transpose reads its staged tile as whole vector registers. Staged one
 // row or column at a time (a uint8 tile's 16-byte columns, a float32
@@ -529,12 +530,12 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
             .vectorize(xb)
             .unroll(c);
     }
-    const TransposedBlocks blocks =
+    TransposedBlocks blocks =
         schedule_transposed_strip(in_t, block, p.whole_tiles, v, rows_per_store(p.source.type()), f.layout.planar());
     const auto [block_yo, block_yi] = blocks.lines;
     const std::vector<Var> b = block.args();
     for (int channels : knobs.interleaved_pixels) {
-        Stage s = Stage(blocks.whole_blocks).specialize(f.layout.interleaved(channels));
+        Stage s = blocks.whole_blocks.specialize(f.layout.interleaved(channels));
         s.reorder(b[2], b[0], block_yi, block_yo).unroll(b[2]);
         if (!grouped_rows) s.unroll(block_yi);
     }

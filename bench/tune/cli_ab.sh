@@ -1,0 +1,102 @@
+#!/bin/bash
+# Side-by-side timing of several `hres` command-line builds (e.g. the
+# previous commit's and this one's) through `--bench`: every case runs each
+# build in turn, for ROUNDS interleaved rounds, 1 thread (THREADS to
+# change), and the summary gives per case each build's fastest and slowest
+# round. Inputs are random .npy images written with python3's standard
+# library.
+#
+#   bench/tune/cli_ab.sh SET ROUNDS HRES...
+#
+# SET: `partial` (images narrower or shorter than a 16-row tile, the
+# filtered resizes and the affine sampler) or `whole` (seed-sized uint8
+# resizes). Example (bench/RESULTS.md, 2026-11-26 (night, later)):
+#   bench/tune/cli_ab.sh partial 3 before/hres build/bin/hres
+set -euo pipefail
+[ $# -ge 3 ] || { echo "usage: $0 partial|whole ROUNDS HRES..." >&2; exit 2; }
+set_name=$1 rounds=$2
+shift 2
+threads=${THREADS:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$work" <<'PY'
+import random, struct, sys
+d = sys.argv[1]
+rng = random.Random(1)
+def save(path, descr, shape, payload):  # NumPy format 1.0, C order
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + payload)
+for h, w in [(20, 30), (10, 1000), (15, 200), (200, 12), (8, 8), (345, 456), (500, 400)]:
+    values = [rng.random() for _ in range(3 * h * w)]
+    save(f"{d}/f32_{h}x{w}.npy", "<f4", (1, 3, h, w), struct.pack(f"<{len(values)}f", *values))
+    save(f"{d}/u8_{h}x{w}.npy", "|u1", (1, 3, h, w), bytes(int(v * 255) for v in values))
+PY
+
+modes=("bilinear" "bicubic" "bilinear --antialias" "bicubic --antialias" "nearest")
+# One line per case: "r<round> <case>: <median us of each build>".
+time_case() {  # ROUND LABEL ARGS...
+    local round=$1 label=$2 line t
+    shift 2
+    line="r$round $label:"
+    for hres in "${builds[@]}"; do
+        t=$("$hres" "$@" --threads "$threads" 2>&1 | grep -o 'median [0-9.]*' | awk '{print $2}')
+        line="$line ${t:-failed}"
+    done
+    echo "$line"
+}
+builds=("$@")
+for r in $(seq "$rounds"); do
+    if [ "$set_name" = partial ]; then
+        for dt in u8 f32; do
+            for c in 20x30:7x9 10x1000:5x500 15x200:30x400 200x12:400x24 8x8:16x16; do
+                for m in "${modes[@]}"; do
+                    for l in nchw nhwc; do
+                        # shellcheck disable=SC2086  # the mode may carry --antialias
+                        time_case "$r" "$dt ${c%%:*}->${c##*:} $m $l" resize "$work/${dt}_${c%%:*}.npy" "$work/o.npy" \
+                            --size "${c##*:}" --mode $m --layout "$l" --bench 200
+                    done
+                done
+            done
+            for c in 345x456:12x10 8x8:8x8; do
+                for m in nearest bilinear bicubic; do
+                    for l in nchw nhwc; do
+                        time_case "$r" "affine $dt ${c%%:*}->${c##*:} $m $l" affine "$work/${dt}_${c%%:*}.npy" \
+                            "$work/o.npy" --theta 0.9,-0.2,0.05,0.15,0.95,-0.1 --size "${c##*:}" --mode "$m" \
+                            --layout "$l" --bench 50
+                    done
+                done
+            done
+        done
+    elif [ "$set_name" = whole ]; then
+        for c in 345x456:270x270 500x400:256x256; do
+            for m in "${modes[@]}"; do
+                for l in nchw nhwc; do
+                    # shellcheck disable=SC2086
+                    time_case "$r" "u8 ${c%%:*}->${c##*:} $m $l" resize "$work/u8_${c%%:*}.npy" "$work/o.npy" \
+                        --size "${c##*:}" --mode $m --layout "$l" --bench 300
+                done
+            done
+        done
+    else
+        echo "$0: SET must be partial or whole" >&2
+        exit 2
+    fi
+done | tee "$work/rounds.txt"
+
+echo "summary (fastest-slowest round, us, builds in the order given):"
+python3 - "$work/rounds.txt" <<'PY'
+import collections, re, sys
+cases = collections.OrderedDict()
+for line in open(sys.argv[1]):
+    m = re.match(r"r\d+ (.*): (.*)$", line.strip())
+    if m:
+        cases.setdefault(m.group(1), []).append(m.group(2).split())
+for case, rounds in cases.items():
+    cells = []
+    for b in range(len(rounds[0])):
+        t = [float(r[b]) for r in rounds if r[b] != "failed"]
+        cells.append(f"{min(t):.1f}-{max(t):.1f}" if t else "failed")
+    print(f"{case}: " + " | ".join(cells))
+PY
