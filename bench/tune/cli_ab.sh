@@ -16,6 +16,10 @@ set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 partial|whole ROUNDS HRES..." >&2; exit 2; }
 set_name=$1 rounds=$2
 shift 2
+case $set_name in
+partial | whole) ;;
+*) echo "$0: SET must be partial or whole" >&2; exit 2 ;;
+esac
 threads=${THREADS:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -46,19 +50,26 @@ time_case() {  # ROUND LABEL ARGS...
     done
     echo "$line"
 }
+# Resizes of DTYPE images, each CASE (INxOUT, e.g. 20x30:7x9) in every mode
+# and layout, ITERS calls per --bench.
+resize_cases() {  # ROUND DTYPE ITERS CASE...
+    local round=$1 dt=$2 iters=$3 c m l
+    shift 3
+    for c in "$@"; do
+        for m in "${modes[@]}"; do
+            for l in nchw nhwc; do
+                # shellcheck disable=SC2086  # the mode may carry --antialias
+                time_case "$round" "$dt ${c%%:*}->${c##*:} $m $l" resize "$work/${dt}_${c%%:*}.npy" "$work/o.npy" \
+                    --size "${c##*:}" --mode $m --layout "$l" --bench "$iters"
+            done
+        done
+    done
+}
 builds=("$@")
 for r in $(seq "$rounds"); do
     if [ "$set_name" = partial ]; then
         for dt in u8 f32; do
-            for c in 20x30:7x9 10x1000:5x500 15x200:30x400 200x12:400x24 8x8:16x16; do
-                for m in "${modes[@]}"; do
-                    for l in nchw nhwc; do
-                        # shellcheck disable=SC2086  # the mode may carry --antialias
-                        time_case "$r" "$dt ${c%%:*}->${c##*:} $m $l" resize "$work/${dt}_${c%%:*}.npy" "$work/o.npy" \
-                            --size "${c##*:}" --mode $m --layout "$l" --bench 200
-                    done
-                done
-            done
+            resize_cases "$r" "$dt" 200 20x30:7x9 10x1000:5x500 15x200:30x400 200x12:400x24 8x8:16x16
             for c in 345x456:12x10 8x8:8x8; do
                 for m in nearest bilinear bicubic; do
                     for l in nchw nhwc; do
@@ -69,19 +80,8 @@ for r in $(seq "$rounds"); do
                 done
             done
         done
-    elif [ "$set_name" = whole ]; then
-        for c in 345x456:270x270 500x400:256x256; do
-            for m in "${modes[@]}"; do
-                for l in nchw nhwc; do
-                    # shellcheck disable=SC2086
-                    time_case "$r" "u8 ${c%%:*}->${c##*:} $m $l" resize "$work/u8_${c%%:*}.npy" "$work/o.npy" \
-                        --size "${c##*:}" --mode $m --layout "$l" --bench 300
-                done
-            done
-        done
     else
-        echo "$0: SET must be partial or whole" >&2
-        exit 2
+        resize_cases "$r" u8 300 345x456:270x270 500x400:256x256
     fi
 done | tee "$work/rounds.txt"
 
