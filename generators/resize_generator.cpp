@@ -35,6 +35,10 @@ class ResizeNearest : public Generator<ResizeNearest> {
 public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
+    // x86, planar uint8 (the tiles and the reused rows below): output rows
+    // per task (0 = rows_per_task). schedules/resize_x86.cpp has the
+    // measurements.
+    GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     // x86 lanes of the gathers along x (1 = scalar), planar images (-1 = the
     // tuned default: 8, scalar where LLVM vectorises with hardware gathers,
@@ -237,6 +241,7 @@ public:
                 knobs.tile_lanes = tile;
                 knobs.tile_group = group;
                 knobs.window_rows = window_rows;
+                knobs.planar_rows_per_task = planar_rows_per_task;
                 schedule_resize_nearest_x86(funcs, get_target(), knobs);
             }
         }

@@ -53,8 +53,9 @@ struct ResizeKnobs {
     // bilinear/bicubic: the images of a batch in parallel, around each
     // image's parallel loops (nested tasks)
     bool parallel_images = false;
-    // bilinear/bicubic, horizontal pass first: output rows per parallel task
-    // of planar images (0 = rows_per_task)
+    // output rows per parallel task of planar images (0 = rows_per_task):
+    // bilinear/bicubic with the horizontal pass first; nearest's uint8
+    // tiles and reused rows
     int planar_rows_per_task = 0;
     // float32 without antialias, vertical pass first: the horizontal pass
     // as scalar loops along x, left to LLVM's loop vectorizer (hardware

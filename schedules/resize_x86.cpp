@@ -232,10 +232,27 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     // 1.3-1.5x faster upscaling. (The same run: reading the column table
     // without clamping each index again, generator, took the gathers from
     // 143/155 to 115/122 us and float32 NHWC from 153/160 to 116/118 us.)
+    //
+    // Planar uint8 (these tiles, and the reused rows below) takes tasks of
+    // 64 output rows (the generator's planar_rows_per_task): tasks of 16
+    // rows of a small image are a few microseconds of copying each, and at
+    // 16 threads the pool's handing out of them took longer than the
+    // copies (1x3x500x400 -> 256x256 took 48 us at 16 threads against 37
+    // at 1). H200 machine's host (Sapphire Rapids entry), 2026-11-27,
+    // single-kernel harness, 3-4 interleaved rounds, NCHW, 16 -> 32 -> 64
+    // rows, 16 threads: 1x3x500x400 -> 256x256 43-58 -> 26-32 -> 18-19 us,
+    // 1x3x300x400 -> 600x700 (reused rows) 92-113 -> 46-48 -> 43-48 us,
+    // 1x1x224x224 -> 112x112 8.0-8.6 -> 5.0-5.7 -> 4.8-6.6 us,
+    // 4x3x345x456 -> 270x270 168-179 -> 83-88 -> 46-50 us; 4x3x1080x1920
+    // -> 540x960 262-281 -> 257-266 -> 271-287 us, -> 2160x3840
+    // 1824-1950 -> 1788-1993 -> 1813-1952 us; 1 thread within the noise
+    // (4x3x1080x1920 -> 540x960 1826-2990 -> 1853-3019 -> 1838-3293 us,
+    // 1x3x500x400 -> 256x256 56-75 -> 42-69 -> 53-77 us).
     if (knobs.tile_lanes > 0) {
         OutputLoops tiles;
         tiles.planar_lanes = vec;
         tiles.rows = knobs.rows_per_task;
+        tiles.planar_rows = knobs.planar_rows_per_task;
         tiles.images = OutputLoops::Images::in_tasks;
         const Var strips =
             schedule_output_loops(f.output.specialize(f.across_rows), f.x, f.y, f.c, f.n, f.layout, tiles).task;
@@ -256,6 +273,7 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     OutputLoops copy;
     copy.planar_lanes = copy.interleaved_lanes = vec;
     copy.rows = knobs.rows_per_task;
+    copy.planar_rows = knobs.planar_rows_per_task;
     copy.images = OutputLoops::Images::in_tasks;
     copy.planar_pixel_lanes = knobs.reuse_pixel_lanes;
     const Var strips =
