@@ -35,9 +35,9 @@ class ResizeNearest : public Generator<ResizeNearest> {
 public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
-    // x86, planar uint8 (the tiles and the reused rows below): output rows
-    // per task (0 = rows_per_task). schedules/resize_x86.cpp has the
-    // measurements.
+    // x86, planar images: output rows per parallel task of the uint8 tiles
+    // and of the reused rows (both below; 0 = rows_per_task).
+    // schedules/resize_x86.cpp has the measurements.
     GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
     // x86 lanes of the gathers along x (1 = scalar), planar images (-1 = the
