@@ -857,13 +857,17 @@ bool write_image(const std::string &path, const HostImage &image, std::string *e
 
 std::vector<uint8_t> to_interleaved(const HostImage &image) {
     std::vector<uint8_t> out(image.bytes.size());
+    to_interleaved(image, out.data());
+    return out;
+}
+
+void to_interleaved(const HostImage &image, uint8_t *nhwc) {
     const size_t n = size_t(image.n), c = size_t(image.c), hw = size_t(image.h) * size_t(image.w);
     if (element_size(image.dtype) == 4) {
-        planar_to_interleaved<4>(image.bytes.data(), out.data(), n, c, hw);
+        planar_to_interleaved<4>(image.bytes.data(), nhwc, n, c, hw);
     } else {
-        planar_to_interleaved<1>(image.bytes.data(), out.data(), n, c, hw);
+        planar_to_interleaved<1>(image.bytes.data(), nhwc, n, c, hw);
     }
-    return out;
 }
 
 void from_interleaved(const uint8_t *nhwc, HostImage *image) {

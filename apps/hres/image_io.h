@@ -71,9 +71,11 @@ bool write_image(const std::string &path, const HostImage &image, std::string *e
 bool check_writable(const std::string &path, const HostImage &image, std::string *error);
 
 // Layout conversion between planar NCHW (HostImage::bytes) and interleaved NHWC.
-// to_interleaved returns NHWC bytes of `image`; from_interleaved overwrites
-// image->bytes (which must already have the right size) from NHWC data.
+// to_interleaved returns (or writes to `nhwc`, image.bytes.size() bytes) the
+// NHWC bytes of `image`; from_interleaved overwrites image->bytes (which must
+// already have the right size) from NHWC data.
 std::vector<uint8_t> to_interleaved(const HostImage &image);
+void to_interleaved(const HostImage &image, uint8_t *nhwc);
 void from_interleaved(const uint8_t *nhwc, HostImage *image);
 
 }  // namespace hres::io
