@@ -18,6 +18,9 @@ public:
     GeneratorParam<int> serial_elements{"serial_elements", 1 << 18};  // x86: no parallel loop up to this size
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
+    // x86 kernels for NHWC pixels of this many channels only, each row read
+    // as one flat run (0: any layout; see below).
+    GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> horizontal{"horizontal"};
@@ -25,28 +28,50 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
-        accept_any_layout(input);
-        accept_any_layout(output);
-        Var x("x"), y("y"), c("c"), n("n");
+        Var x("x"), y("y"), c("c"), n("n"), i("i");
         Expr mirrored_x = select(horizontal, input.dim(0).extent() - 1 - x, x);
         Expr mirrored_y = select(vertical, input.dim(1).extent() - 1 - y, y);
-
-        // Mirroring an interleaved row reverses whole pixels: read backwards
-        // element by element that is a gather. Those reads go through
-        // `staged`, a plain copy of the input that the schedule places next to
-        // each output vector (dense forward loads into a small planar buffer,
-        // then reversed dense loads from it). The values are the same.
-        // Where LLVM's loop vectorizer runs (schedules/x86_loops.h), 3- and
-        // 4-channel pixels are read directly in a scalar loop instead, which
-        // it turns into dense loads and two-source permutes.
-        Func staged("staged");
-        staged(x, y, c, n) = input(x, y, c, n);
-        const LayoutConditions layout = layout_of(input, output);
+        Func staged("staged"), mirrored_row("mirrored_row");
         const bool scalar_mirrors = llvm_vectorizer(get_target());
-        Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
-        if (scalar_mirrors) through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
-        output(x, y, c, n) = select(through_stage, staged(mirrored_x, mirrored_y, c, n),
-                                    input(mirrored_x, mirrored_y, c, n));
+
+        if (interleaved_rows > 0) {
+            // NHWC pixels of `channels` values only: a row's values are read
+            // as one flat run, last value first where the flip is horizontal
+            // (dense loads and a lane reversal), which reverses each pixel's
+            // channels too; the output reads them back in order, `channels`
+            // values apart (dense loads and two-source permutes), and stores
+            // whole vectors in ascending order. The flat run is read through
+            // the channel coordinate, promised to stay in range for bounds
+            // inference though it runs along the row (OffsetReads in
+            // generators/layout.h explains the trick).
+            _halide_user_assert(!get_target().has_gpu_feature()) << "interleaved_rows is an x86 kernel";
+            const int channels = interleaved_rows;
+            accept_interleaved(input, channels);
+            accept_interleaved(output, channels);
+            Expr flat = select(horizontal, channels * input.dim(0).extent() - 1 - i, i);
+            mirrored_row(i, y, n) = input(0, mirrored_y, unsafe_promise_clamped(flat, 0, channels - 1), n);
+            output(x, y, c, n) = mirrored_row(channels * x + select(horizontal, channels - 1 - c, c), y, n);
+        } else {
+            accept_any_layout(input);
+            accept_any_layout(output);
+            // Mirroring an interleaved row reverses whole pixels: read
+            // backwards element by element that is a gather. Those reads go
+            // through `staged`, a plain copy of the input that the schedule
+            // places next to each output vector (dense forward loads into a
+            // small planar buffer, then reversed dense loads from it). The
+            // values are the same. Where LLVM's loop vectorizer runs
+            // (schedules/x86_loops.h), 3- and 4-channel pixels are read
+            // directly in a scalar loop instead, which it turns into dense
+            // loads and two-source permutes.
+            staged(x, y, c, n) = input(x, y, c, n);
+            Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
+            if (scalar_mirrors) {
+                const LayoutConditions layout = layout_of(input, output);
+                through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
+            }
+            output(x, y, c, n) = select(through_stage, staged(mirrored_x, mirrored_y, c, n),
+                                        input(mirrored_x, mirrored_y, c, n));
+        }
 
         // The seed benchmark shape (BENCH.md): 1x3x224x224.
         input.set_estimates({{0, 224}, {0, 224}, {0, 3}, {0, 1}});
@@ -55,7 +80,8 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            FlipFuncs funcs{output, staged, x, y, c, n, layout, horizontal, scalar_mirrors};
+            FlipFuncs funcs{output, staged, mirrored_row, x, y, c, n, i, layout_of(input, output), horizontal,
+                            scalar_mirrors, interleaved_rows};
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {

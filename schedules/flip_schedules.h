@@ -15,13 +15,16 @@ struct FlipKnobs {
 
 struct FlipFuncs {
     Halide::Func output;
-    Halide::Func staged;  // copy of the input that mirrored interleaved rows are read through
+    Halide::Func staged;        // copy of the input that mirrored interleaved rows are read through
+    Halide::Func mirrored_row;  // interleaved_rows kernels: a row's values as one flat run, mirrored
     Halide::Var x, y, c, n;
+    Halide::Var i;  // mirrored_row's flat index
     LayoutConditions layout;
     Halide::Expr horizontal;  // the run-time "flip x" argument
     // x86: horizontally mirrored RGB/RGBA rows are read directly, not through
     // `staged`, for a scalar loop that LLVM vectorises (llvm_vectorizer()).
     bool scalar_mirrors = false;
+    int interleaved_rows = 0;  // > 0: the kernel for NHWC pixels of this many channels only
 };
 
 void schedule_flip_cuda(FlipFuncs f, const GpuKnobs &knobs);

@@ -9,7 +9,9 @@
 // output vector's input pixels are first copied into a small planar buffer
 // (dense loads, deinterleaved in registers), then read back reversed and
 // re-interleaved into the output; RGB and RGBA rows on the AVX2 and AVX-512
-// entries are a scalar loop that LLVM vectorises (schedule_flip_x86).
+// entries are a scalar loop that LLVM vectorises (schedule_flip_x86). NHWC
+// RGB uint8 has a kernel of its own that mirrors whole rows first
+// (schedule_mirrored_rows).
 #include "flip_schedules.h"
 #include "x86_loops.h"
 
@@ -44,6 +46,52 @@ void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec,
     loops(s, false, TailStrategy::GuardWithIf, vec);
 }
 
+// The interleaved_rows kernels (NHWC pixels of one channel count, chosen by
+// the wrapper for horizontal flips of uint8 RGB): each output row first
+// reads its mirrored flat run (mirrored_row, computed per row into a buffer
+// that stays in L1: dense loads reversed in registers, whole-vector stores),
+// then puts each pixel's channels back in order (dense loads, two-source
+// permutes) and stores whole vectors in ascending order. LLVM's loop in the
+// general kernel stores each 96-byte block's upper part first, and each of
+// its 64-byte accesses straddles two cache lines where a row starts 16 bytes
+// past one. H200 machine's host, 2026-11-27, uint8 NHWC, 1 thread, `hres
+// flip --horizontal --bench`, 5 interleaved rounds, general kernel -> this
+// one: 1x3x1080x1920 612-780 -> 565-644 us (every round), 256x256 8.2-11.1
+// -> 6.5-8.3 us, 224x224 6.6-8.8 -> 7.2-8.7 us. A prototype (bench/RESULTS.md,
+// 2026-11-27 (later)) also had a run of 64 output pixels instead of a row:
+// even for uint8, and no better than the general kernel for float32, which
+// keeps it.
+void schedule_mirrored_rows(FlipFuncs f, int vec, Expr rows, Expr small) {
+    Var yo("yo"), yi("yi"), task("task");
+    const Expr width = f.output.output_buffer().dim(0).extent();
+    auto nest = [&](Stage s, TailStrategy tail, bool parallel) {
+        s.split(f.y, yo, yi, rows, TailStrategy::GuardWithIf)
+            .reorder(f.c, f.x, yi, yo, f.n)
+            .fuse(yo, f.n, task)
+            .unroll(f.c)
+            .vectorize(f.x, vec, tail);
+        if (parallel) s.parallel(task);
+    };
+    // Per value of `horizontal`, so that the reads' selects fold into ramps.
+    for (bool horizontal : {true, false}) {
+        Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
+        nest(branch.specialize(small && width >= vec), TailStrategy::ShiftInwards, false);
+        nest(branch.specialize(small), TailStrategy::GuardWithIf, false);
+        nest(branch.specialize(width >= vec), TailStrategy::ShiftInwards, true);
+        nest(branch, TailStrategy::GuardWithIf, true);
+    }
+    // Not reached (horizontal is true or false); the same loops, serial.
+    nest(f.output, TailStrategy::GuardWithIf, false);
+    // One row's buffer per task, reused by its rows (computed per row, it
+    // was allocated per row: a heap allocation, the image's width being a
+    // run-time value), and whole vectors along the run wherever it has one
+    // (a guarded tail is scalar here). Each made 224-pixel rows slower than
+    // the general kernel's.
+    f.mirrored_row.store_at(f.output, task).compute_at(f.output, yi);
+    f.mirrored_row.specialize(width * f.interleaved_rows >= vec).vectorize(f.i, vec, TailStrategy::ShiftInwards);
+    f.mirrored_row.vectorize(f.i, vec, TailStrategy::GuardWithIf);
+}
+
 }  // namespace
 
 void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs) {
@@ -65,6 +113,10 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     const Expr x_stride = out.dim(0).stride();
     const Expr row_bytes = out.dim(0).extent() * max(x_stride, -x_stride) * out.type().bytes();
     const Expr rows = max(1, knobs.task_bytes / max(1, row_bytes));
+    if (f.interleaved_rows > 0) {
+        schedule_mirrored_rows(f, vec, rows, small);
+        return;
+    }
     // Horizontal flips of interleaved RGB/RGBA where the generator reads
     // those pixels directly for LLVM's vectorizer (scalar_mirrors: the AVX2
     // and AVX-512 entries): a

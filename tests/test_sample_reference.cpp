@@ -787,5 +787,47 @@ void random_flips(uint32_t seed, int count) {
 TEST(FlipVsReference, RandomUint8) { random_flips<uint8_t>(20261205, 300); }
 TEST(FlipVsReference, RandomFloat32) { random_flips<float>(20261206, 300); }
 
+// NHWC RGB uint8 flipped along x has an x86 kernel of its own, which reads
+// each row mirrored as one flat run (runtime/src/flip.cpp): widths around
+// its vector widths (16, 32 and 64 bytes of pixels' values; 64 pixels a
+// vector on AVX-512), rows padded or not, every axis.
+TEST(FlipVsReference, RgbUint8AcrossWidths) {
+    std::mt19937 rng(20261127);
+    for (int w : {1, 2, 5, 15, 16, 17, 21, 22, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200}) {
+        for (int padding : {0, 7}) {
+            const int n = 1 + w % 2, c = 3, h = 1 + (w * 7 + padding) % 9;
+            const auto axes = hres::FlipAxes((w + padding) % 3);
+            SCOPED_TRACE(std::string(hres::to_string(axes)) + " " + std::to_string(n) + "x3x" + std::to_string(h) + "x" +
+                         std::to_string(w) + ", rows padded by " + std::to_string(padding));
+            const auto planar = random_pixels<uint8_t>(rng, size_t(n) * c * h * w);
+            const int64_t row = int64_t(w) * c + padding;
+            std::vector<uint8_t> in(size_t(n) * h * row, 0), out(in.size(), 0);
+            hres::Image in_view = hres::nhwc(in.data(), hres::DType::u8, n, c, h, w);
+            hres::Image out_view = hres::nhwc(out.data(), hres::DType::u8, n, c, h, w);
+            in_view.stride_h = out_view.stride_h = row;
+            in_view.stride_n = out_view.stride_n = row * h;
+            for (int b = 0; b < n; b++)
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        for (int ch = 0; ch < c; ch++)
+                            in[size_t((b * h + y) * row + x * c + ch)] = planar[size_t(((b * c + ch) * h + y) * w + x)];
+            hres::Status s = run_flip(in_view, out_view, axes);
+            ASSERT_TRUE(s.ok()) << s.message();
+            const auto want = hres_ref::flip(planar, n, c, h, w, hres_ref::FlipAxes(int(axes)));
+            for (int b = 0; b < n; b++)
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        for (int ch = 0; ch < c; ch++)
+                            ASSERT_EQ(out[size_t((b * h + y) * row + x * c + ch)],
+                                      want[size_t(((b * c + ch) * h + y) * w + x)])
+                                << "image " << b << " row " << y << " pixel " << x << " channel " << ch;
+            // The padding between rows stays untouched.
+            for (int b = 0; b < n; b++)
+                for (int y = 0; y < h; y++)
+                    for (int k = w * c; k < row; k++) ASSERT_EQ(out[size_t((b * h + y) * row + k)], 0);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace hres_test

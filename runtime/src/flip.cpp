@@ -6,6 +6,7 @@
 #include "hres_flip_u8.h"
 #include "hres_flip_f32_cuda.h"
 #include "hres_flip_u8_cuda.h"
+#include "hres_flip_u8_rgb_rows.h"
 
 namespace hres {
 
@@ -24,6 +25,24 @@ Status flip(const Image &in, const Image &out, FlipAxes axes) {
     constexpr decltype(&hres_flip_u8) kFlip[2][2] = {{hres_flip_u8, hres_flip_f32},
                                                      {hres_flip_u8_cuda, hres_flip_f32_cuda}};
     auto kernel = kFlip[internal::device_index(in)][internal::dtype_index(views.in)];
+    // NHWC RGB uint8 mirrored along x on the CPU: the kernel that reads each
+    // row mirrored as one flat run first (schedules/flip_x86.cpp has why
+    // and its times on the Sapphire Rapids entry), on the entries where it
+    // was faster. It needs byte permutes across a whole register: the
+    // Sapphire Rapids entry has them (vpermb, vpermt2b); the AVX2 entry
+    // builds them from in-lane shuffles, and took 2.0-2.7x the general
+    // kernel's time there (build machine, AMD Zen 3, `hres flip --isa avx2
+    // --bench 300`, 1 thread, 3 rounds: 1x3x1080x1920 293-366 -> 689-781
+    // us); the SSE4.1 entry, with 16-byte vectors either way, took 0.5-0.9x
+    // the general kernel's staged copy's time (3 rounds each for an earlier
+    // version, which allocated its row buffer per row, and for this one:
+    // 810-905 -> 442-480 and 948-1435 -> 664-1012 us; 224x224 19-36 ->
+    // 11-13 and 20-38 -> 13-22 us).
+    const bool rgb_rows = internal::sapphire_rapids_entry_runs() || active_isa() == Isa::sse41;
+    if (horizontal && rgb_rows && in.device == Device::cpu && views.in.dtype == DType::u8 && views.in.c == 3 &&
+        internal::dense_pixels(views.in) && internal::dense_pixels(views.out)) {
+        kernel = hres_flip_u8_rgb_rows;
+    }
     return internal::run_kernel("flip", [&] {
         return kernel(views.input.get(), horizontal, vertical, views.output.get());
     });
