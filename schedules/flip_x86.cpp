@@ -52,10 +52,11 @@ void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec,
 // that stays in L1: dense loads reversed in registers, whole-vector stores),
 // then puts each pixel's channels back in order (dense loads, two-source
 // permutes) and stores whole vectors in ascending order. LLVM's loop in the
-// general kernel stores each 96-byte block's upper part first, and each of
-// its 64-byte accesses straddles two cache lines where a row starts 16 bytes
-// past one. H200 machine's host, 2026-11-27, uint8 NHWC, 1 thread, `hres
-// flip --horizontal --bench`, 5 interleaved rounds, general kernel -> this
+// general kernel moves 96-byte blocks (a 64-byte and a 32-byte access each
+// way), the upper part stored first; half its 64-byte accesses straddle two
+// cache lines, all of them where a row starts 16 bytes past a line. H200
+// machine's host, 2026-11-27, uint8 NHWC, 1 thread, `hres flip
+// --horizontal --bench`, 5 interleaved rounds, general kernel -> this
 // one: 1x3x1080x1920 612-780 -> 565-644 us (every round), 256x256 8.2-11.1
 // -> 6.5-8.3 us, 224x224 6.6-8.8 -> 7.2-8.7 us. A prototype (bench/RESULTS.md,
 // 2026-11-27 (later)) also had a run of 64 output pixels instead of a row:
