@@ -2,12 +2,13 @@
 // line: aligned to a cache line (64 bytes), as PyTorch's CPU allocator aligns
 // tensors and as C++ callers of the library usually allocate images. The
 // files' bytes (HostImage) stay in std::vector, whose large blocks start 16
-// bytes past a page (glibc), so that every 64-byte vector access of a kernel
-// straddles two cache lines; run_kernel copies them in and out of these
-// outside the timed calls. H200 machine's host, 2026-11-27, 1x3x1080x1920, 1
-// thread (bench/tune/buffer_placement.cpp): 64-byte aligned vs 16 bytes
-// past, interleaved uint8 horizontal flip 615 vs 692 us, the other flips
-// within 1-4%; transparent huge pages changed nothing there (bench/RESULTS.md,
+// bytes past a page (glibc), so that a kernel's 64-byte vector accesses at
+// whole vectors into a row straddle two cache lines; run_kernel copies the
+// images in and out of these outside the timed calls. H200 machine's host,
+// 2026-11-27, 1x3x1080x1920, 1 thread (bench/tune/buffer_placement.cpp):
+// 64-byte aligned vs 16 bytes past, interleaved uint8 horizontal flip (its
+// general kernel) 615 vs 692 us, the other flips and the resizes within
+// 1-4%; transparent huge pages changed nothing there (bench/RESULTS.md,
 // 2026-11-27 (later)).
 #pragma once
 
