@@ -21,21 +21,29 @@ using namespace Halide;
 
 namespace {
 
-// `interleaved_vec`: the x vector width of 3- and 4-channel interleaved rows
-// (1: a scalar loop, left to LLVM's loop vectorizer).
+// The loop nest of every branch: one loop over the strips of `rows` output
+// rows of all planes and images (or, with `unroll_channels`, of all images,
+// each strip's pixels with their channels), parallel or not, x vectorised.
+void row_tasks(Stage s, const FlipFuncs &f, Expr rows, bool unroll_channels, bool parallel, int lanes,
+               TailStrategy tail) {
+    Var yo("yo"), yi("yi"), task("task");
+    s.split(f.y, yo, yi, rows, TailStrategy::GuardWithIf);
+    if (unroll_channels) {
+        s.reorder(f.c, f.x, yi, yo, f.n).unroll(f.c).fuse(yo, f.n, task);
+    } else {
+        s.fuse(yo, f.c, task).fuse(task, f.n, task);
+    }
+    if (parallel) s.parallel(task);
+    if (lanes > 1) s.vectorize(f.x, lanes, tail);
+}
+
+// The general kernel's branches per layout. `interleaved_vec`: the x vector
+// width of 3- and 4-channel interleaved rows (1: a scalar loop, left to
+// LLVM's loop vectorizer).
 void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec, Expr rows, const Var &xs,
                       bool parallel) {
-    Var yo("yo"), yi("yi"), task("task");
-    // One loop over the strips of all planes and images, parallel or not.
     auto loops = [&](Stage stage, bool unroll_channels, TailStrategy tail, int lanes) {
-        stage.split(f.y, yo, yi, rows, TailStrategy::GuardWithIf);
-        if (unroll_channels) {
-            stage.reorder(f.c, f.x, yi, yo, f.n).unroll(f.c).fuse(yo, f.n, task);
-        } else {
-            stage.fuse(yo, f.c, task).fuse(task, f.n, task);
-        }
-        if (parallel) stage.parallel(task);
-        if (lanes > 1) stage.vectorize(f.x, lanes, tail);
+        row_tasks(stage, f, rows, unroll_channels, parallel, lanes, tail);
         stage.rename(f.x, xs);
     };
     loops(s.specialize(f.output.output_buffer().dim(0).extent() < vec), false, TailStrategy::GuardWithIf, vec);
@@ -62,35 +70,10 @@ void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec,
 // 2026-11-27 (later)) also had a run of 64 output pixels instead of a row:
 // even for uint8, and no better than the general kernel for float32, which
 // keeps it.
-void schedule_mirrored_rows(FlipFuncs f, int vec, Expr rows, Expr small) {
-    Var yo("yo"), yi("yi"), task("task");
+void schedule_mirrored_rows(Stage s, const FlipFuncs &f, int vec, Expr rows, bool parallel) {
     const Expr width = f.output.output_buffer().dim(0).extent();
-    auto nest = [&](Stage s, TailStrategy tail, bool parallel) {
-        s.split(f.y, yo, yi, rows, TailStrategy::GuardWithIf)
-            .reorder(f.c, f.x, yi, yo, f.n)
-            .fuse(yo, f.n, task)
-            .unroll(f.c)
-            .vectorize(f.x, vec, tail);
-        if (parallel) s.parallel(task);
-    };
-    // Per value of `horizontal`, so that the reads' selects fold into ramps.
-    for (bool horizontal : {true, false}) {
-        Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
-        nest(branch.specialize(small && width >= vec), TailStrategy::ShiftInwards, false);
-        nest(branch.specialize(small), TailStrategy::GuardWithIf, false);
-        nest(branch.specialize(width >= vec), TailStrategy::ShiftInwards, true);
-        nest(branch, TailStrategy::GuardWithIf, true);
-    }
-    // Not reached (horizontal is true or false); the same loops, serial.
-    nest(f.output, TailStrategy::GuardWithIf, false);
-    // One row's buffer per task, reused by its rows (computed per row, it
-    // was allocated per row: a heap allocation, the image's width being a
-    // run-time value), and whole vectors along the run wherever it has one
-    // (a guarded tail is scalar here). Each made 224-pixel rows slower than
-    // the general kernel's.
-    f.mirrored_row.store_at(f.output, task).compute_at(f.output, yi);
-    f.mirrored_row.specialize(width * f.interleaved_rows >= vec).vectorize(f.i, vec, TailStrategy::ShiftInwards);
-    f.mirrored_row.vectorize(f.i, vec, TailStrategy::GuardWithIf);
+    row_tasks(s.specialize(width >= vec), f, rows, true, parallel, vec, TailStrategy::ShiftInwards);
+    row_tasks(s, f, rows, true, parallel, vec, TailStrategy::GuardWithIf);
 }
 
 }  // namespace
@@ -114,10 +97,6 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     const Expr x_stride = out.dim(0).stride();
     const Expr row_bytes = out.dim(0).extent() * max(x_stride, -x_stride) * out.type().bytes();
     const Expr rows = max(1, knobs.task_bytes / max(1, row_bytes));
-    if (f.interleaved_rows > 0) {
-        schedule_mirrored_rows(f, vec, rows, small);
-        return;
-    }
     // Horizontal flips of interleaved RGB/RGBA where the generator reads
     // those pixels directly for LLVM's vectorizer (scalar_mirrors: the AVX2
     // and AVX-512 entries): a
@@ -142,15 +121,37 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     // SSE4.1 entry keeps the staging: LLVM's uint8 loop took 2x its time
     // there (10.7 -> 21.2 us, float32 31.3 -> 16.0 us).
     const int mirrored_interleaved_vec = f.scalar_mirrors ? 1 : vec;
+    // Per value of `horizontal`, so that the reads' selects fold; small
+    // images serial (specialised first), the others in parallel tasks.
     for (bool horizontal : {true, false}) {
         Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
         const int interleaved_vec = horizontal ? mirrored_interleaved_vec : vec;
-        schedule_layouts(branch.specialize(small), f, vec, interleaved_vec, rows, xs, false);
-        schedule_layouts(branch, f, vec, interleaved_vec, rows, xs, true);
+        for (bool parallel : {false, true}) {
+            Stage s = parallel ? branch : branch.specialize(small);
+            if (f.interleaved_rows > 0) {
+                schedule_mirrored_rows(s, f, vec, rows, parallel);
+            } else {
+                schedule_layouts(s, f, vec, interleaved_vec, rows, xs, parallel);
+            }
+        }
+    }
+
+    if (f.interleaved_rows > 0) {
+        // Not reached (horizontal is true or false); the same loops, serial.
+        row_tasks(f.output, f, rows, true, false, vec, TailStrategy::GuardWithIf);
+        // One row's buffer per task, reused by its rows (computed per row,
+        // it was allocated per row: a heap allocation, the image's width
+        // being a run-time value), and whole vectors along the run wherever
+        // it has one (a guarded tail is scalar here). Each made 224-pixel
+        // rows slower than the general kernel's.
+        const Expr values = out.dim(0).extent() * f.interleaved_rows;
+        f.mirrored_row.store_at(f.output, Var("task")).compute_at(f.output, Var("yi"));
+        f.mirrored_row.specialize(values >= vec).vectorize(f.i, vec, TailStrategy::ShiftInwards);
+        f.mirrored_row.vectorize(f.i, vec, TailStrategy::GuardWithIf);
+        return;
     }
     // Not reached (horizontal is true or false); a plain loop keeps it small.
     f.output.split(f.y, Var("yo"), Var("yi"), rows).rename(f.x, xs);
-
     f.staged.compute_at(f.output, xs).reorder_storage(f.x, f.c, f.y, f.n).reorder(f.x, f.c, f.y, f.n)
         .vectorize(f.x, vec, TailStrategy::GuardWithIf);
 }

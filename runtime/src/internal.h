@@ -74,13 +74,17 @@ inline bool dense_pixels(const Image &image) {
     return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
 }
 
+// CPU uint8 NHWC RGB images in and out: the layout of the x86 kernels built
+// for it alone (interleaved_rows=3 in generators/).
+inline bool dense_rgb_u8(const Image &in, const Image &out) {
+    return in.device == Device::cpu && in.dtype == DType::u8 && in.c == 3 && dense_pixels(in) && dense_pixels(out);
+}
+
 // Where the x86 kernels that read each uint8 NHWC RGB pixel as one 32-bit
-// word (interleaved_rows=3 in generators/) apply: CPU images of that
-// layout, on the entry whose gathers they are built for. Each op adds the
-// sizes its kernel needs.
+// word apply: that layout, on the entry whose gathers they are built for.
+// Each op adds the sizes its kernel needs.
 inline bool rgb_words_apply(const Image &in, const Image &out) {
-    return in.device == Device::cpu && in.dtype == DType::u8 && in.c == 3 && dense_pixels(in) &&
-           dense_pixels(out) && sapphire_rapids_entry_runs();
+    return dense_rgb_u8(in, out) && sapphire_rapids_entry_runs();
 }
 
 // The threads Halide's pool runs kernels on: set_num_threads' value, or
