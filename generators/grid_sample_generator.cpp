@@ -70,9 +70,28 @@ struct Sampled {
     // gather; and for other layouts the tap's coordinates (x, y, n).
     // Undefined otherwise.
     Func offsets, tap_coordinates;
-    // Nearest as pixel words (uint8 RGB, the generator's interleaved_rows):
-    // (x, y, n) the tap's three bytes as one 32-bit word. Undefined otherwise.
+    // Taps read as byte words (ByteWords below): nearest RGB (x, y, n), the
+    // tap's pixel; nearest planar (x, y, c, n), the tap's value in byte 0;
+    // bilinear RGB (k, x, y, n), tap k = 2 * row + column; bilinear planar
+    // (j, x, y, c, n), the two taps of row j. Undefined otherwise.
     Func words;
+};
+
+// uint8 taps read as 32-bit words of consecutive bytes (layout.h's
+// byte_word), for the x86 kernels of one layout that LLVM's loop vectorizer
+// gathers in hardware (the generator's interleaved_rows and planar_words):
+// Halide gathers bytes lane by lane, LLVM gathers no bytes at all. Densely
+// interleaved RGB reads a pixel (3 channels) per word; planar images read
+// per channel a word at the tap, whose byte 1 is the next column.
+struct ByteWords {
+    Func bytes;  // the input's values (x, y, c, n)
+    OffsetReads reads;
+    Expr last;  // the input's last element offset (the input holds at least 4)
+    bool planar;
+
+    Expr word(Expr offset) const {
+        return byte_word([&](Expr at) { return reads.read(bytes, index_bits(at)); }, offset, last);
+    }
 };
 
 // Row windows: the taps of one row of a footprint are adjacent pixels (2 for
@@ -166,30 +185,63 @@ Expr nearest_by_offset(Sampled &s, Func pixels, const OffsetReads &reads, Expr x
     return select(reads.usable(), by_offset, by_coordinates);
 }
 
-// Nearest as pixel words (densely interleaved uint8 RGB, layout.h's
-// pixel_word): the footprint stores the tap's element offset, or -1 outside
-// the image, and the tap is read as one word from there; `last` is the
-// input's last element offset (at least 2 pixels: the wrapper's choice).
-Expr nearest_by_words(Sampled &s, Func pixels, const OffsetReads &reads, Expr xi, Expr yi, Expr width,
-                      Expr height, Expr last, Var x, Var y, Var c, Var n) {
+// Nearest by byte words: the footprint stores the tap's element offset, or
+// -1 outside the image, and the tap is read as a word from there (per
+// channel where planar).
+Expr nearest_by_words(Sampled &s, const ByteWords &words, Expr xi, Expr yi, Expr width, Expr height, Var x, Var y,
+                      Var c, Var n) {
     Expr inside = xi >= 0 && xi < width && yi >= 0 && yi < height;
-    s.footprint(x, y, n) = select(inside, reads.pixel(xi, yi, n), -1);
-    auto byte_at = [&](Expr offset) { return reads.read(pixels, index_bits(offset)); };
-    s.words(x, y, n) = pixel_word(byte_at, max(s.footprint(x, y, n), 0), last);
-    return select(s.footprint(x, y, n) >= 0, word_channel(s.words(x, y, n), c), cast<uint8_t>(0));
+    s.footprint(x, y, n) = select(inside, words.reads.pixel(xi, yi, n), -1);
+    Expr at = max(s.footprint(x, y, n), 0);
+    Expr value;
+    if (words.planar) {
+        s.words(x, y, c, n) = words.word(at + c * words.reads.c_stride);
+        value = word_byte(s.words(x, y, c, n), 0);
+    } else {
+        s.words(x, y, n) = words.word(at);
+        value = word_byte(s.words(x, y, n), c);
+    }
+    return select(s.footprint(x, y, n) >= 0, value, cast<uint8_t>(0));
+}
+
+// Bilinear by byte words: tap (kx, j) (column x0 + kx of row y0 + j) as a
+// float, 0 outside the image. Planar rows read one word per channel from
+// column `start`, which holds both taps wherever they lie inside the image
+// (x0 = -1 reads its east tap from byte 0, x0 = width - 1 its west one from
+// byte 1); RGB reads each tap's pixel.
+std::function<Expr(int, int)> bilinear_by_words(Sampled &s, const ByteWords &words, Expr x0, Expr y0, Expr width,
+                                                 Expr height, Var x, Var y, Var c, Var n) {
+    const OffsetReads &reads = words.reads;
+    Func read = s.words;
+    Var j("j"), k("k");
+    if (words.planar) {
+        Expr start = clamp(x0, 0, max(width - 2, 0));
+        read(j, x, y, c, n) = words.word(reads.pixel(start, clamp_tap(y0 + j, height), n) + c * reads.c_stride);
+        return [=](int kx, int row) {
+            Expr word = read(row, x, y, c, n);
+            Expr first = kx == 0 ? x0 == start : x0 < start;  // the tap lies at `start`
+            Expr byte = select(first, word_byte(word, 0), word_byte(word, 1));
+            return zero_outside(cast<float>(byte), x0 + kx, y0 + row, width, height);
+        };
+    }
+    read(k, x, y, n) = words.word(reads.pixel(clamp_tap(x0 + k % 2, width), clamp_tap(y0 + k / 2, height), n));
+    return [=](int kx, int row) {
+        Expr byte = word_byte(read(2 * row + kx, x, y, n), c);
+        return zero_outside(cast<float>(byte), x0 + kx, y0 + row, width, height);
+    };
 }
 
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
 // any type), optionally with row windows (bilinear and bicubic), read from
 // `padded` where that is defined (bicubic under zeros or border padding only),
-// or with taps read by offset where `offset_reads` is given (nearest), as
-// pixel words where `words_last` (the input's last element offset) is too.
+// with taps read by offset where `offset_reads` is given (nearest), or as
+// byte words where `words` is (nearest and bilinear).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
-                     bool row_windows, const OffsetReads *offset_reads, Expr words_last = Expr()) {
+                     bool row_windows, const OffsetReads *offset_reads, const ByteWords *words) {
     Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates"),
-              Func("pixel_words")};
+              Func("byte_words")};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
     Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
@@ -213,8 +265,8 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         Expr px = pad_coordinate(ux, width, padding, align_corners);
         Expr py = pad_coordinate(uy, height, padding, align_corners);
         Expr xi = tap_index(round(px), width), yi = tap_index(round(py), height);
-        if (offset_reads && words_last.defined()) {
-            s.value = nearest_by_words(s, pixels, *offset_reads, xi, yi, width, height, words_last, x, y, c, n);
+        if (words) {
+            s.value = nearest_by_words(s, *words, xi, yi, width, height, x, y, c, n);
         } else if (offset_reads) {
             s.value = nearest_by_offset(s, pixels, *offset_reads, xi, yi, width, height, x, y, c, n);
         } else {
@@ -235,12 +287,18 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
                                     unfused_product(south, west), unfused_product(south, east)};
         if (row_windows) windows.add_values(values, {values[0]}, {values[1], values[1] + 1});
         s.footprint(x, y, n) = Tuple(values);
-        set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
-            Expr xi = fp(0), yi = fp(1);
-            return strict_float(unfused_product(tap(xi, 0, yi), fp(2)) + unfused_product(tap(xi + 1, 0, yi), fp(3)) +
-                                unfused_product(tap(xi, 1, yi + 1), fp(4)) +
-                                unfused_product(tap(xi + 1, 1, yi + 1), fp(5)));
-        });
+        // tap(kx, j): column x0 + kx of row y0 + j.
+        auto sum = [&](const std::function<Expr(int, int)> &tap) {
+            return strict_float(unfused_product(tap(0, 0), fp(2)) + unfused_product(tap(1, 0), fp(3)) +
+                                unfused_product(tap(0, 1), fp(4)) + unfused_product(tap(1, 1), fp(5)));
+        };
+        if (words) {
+            s.value = sum(bilinear_by_words(s, *words, fp(0), fp(1), width, height, x, y, c, n));
+        } else {
+            set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
+                return sum([&](int kx, int j) { return tap(fp(0) + kx, j, fp(1) + j); });
+            });
+        }
         break;
     }
     case SampleMode::bicubic: {
@@ -313,8 +371,9 @@ public:
     // default: 8, scalar where LLVM vectorises with hardware gathers
     // (llvm_gathers() in schedules/x86_loops.h).
     GeneratorParam<int> gather_lanes{"gather_lanes", -1};
-    // x86, interleaved RGB: output pixels per footprint buffer, 0 = whole
-    // rows; -1 = the tuned default: 32 for bicubic, whole rows otherwise
+    // x86, interleaved RGB and the byte-word kernels: output pixels per
+    // footprint buffer, 0 = whole rows; -1 = the tuned default: 32 for
+    // bicubic, 64 for byte words, whole rows otherwise
     // (schedules/grid_sample_x86.cpp says why).
     GeneratorParam<int> interleaved_chunk{"interleaved_chunk", -1};
     // x86, planar RGB: whether each pixel's channels are gathered together
@@ -336,11 +395,13 @@ public:
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
-    // x86 uint8 nearest: a kernel for densely interleaved RGB images only
-    // (3; 0 = any layout) that reads each tap as one 32-bit pixel word,
-    // gathered in hardware where LLVM gathers (the wrapper takes it there).
-    // schedules/grid_sample_x86.cpp has the measurements.
+    // x86 uint8 nearest and bilinear: kernels for densely interleaved RGB
+    // images only (interleaved_rows = 3; 0 = any layout) or for planar ones
+    // only (planar_words), which read their taps as 32-bit byte words
+    // (ByteWords), gathered in hardware where LLVM gathers (the wrapper
+    // takes them there). schedules/grid_sample_x86.cpp has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
+    GeneratorParam<bool> planar_words{"planar_words", false};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -362,13 +423,18 @@ protected:
     template<typename In, typename Out>
     Sampled define_output(In &input, Out &output, Func sample_x, Func sample_y, Expr padding,
                           Expr align_corners) {
-        const bool pixel_words = interleaved_rows > 0;
-        if (pixel_words) {
-            _halide_user_assert(interleaved_rows == 3 && mode == SampleMode::nearest && input.type() == UInt(8) &&
-                                !this->get_target().has_gpu_feature())
-                << "interleaved_rows is an x86 uint8 RGB nearest kernel";
-            accept_interleaved(input, 3);
-            accept_interleaved(output, 3);
+        const bool byte_words = interleaved_rows > 0 || planar_words;
+        if (byte_words) {
+            _halide_user_assert((interleaved_rows == 3) != planar_words && mode != SampleMode::bicubic &&
+                                input.type() == UInt(8) && !this->get_target().has_gpu_feature())
+                << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels";
+            if (planar_words) {
+                accept_planar(input);
+                accept_planar(output);
+            } else {
+                accept_interleaved(input, 3);
+                accept_interleaved(output, 3);
+            }
         } else {
             accept_any_layout(input);
             accept_any_layout(output);
@@ -392,13 +458,18 @@ protected:
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
         std::optional<OffsetReads> reads;
-        if (uses_tap_offsets() || pixel_words) reads = OffsetReads::of(input);
-        Expr last;  // the input's last element offset
-        if (pixel_words) {
-            last = reads->pixel(width - 1, height - 1, input.dim(3).extent() - 1) + 2;
+        if (uses_tap_offsets() || byte_words) reads = OffsetReads::of(input);
+        std::optional<ByteWords> words;
+        if (byte_words) {
+            Func bytes("bytes");
+            bytes(x, y, c, n) = input(x, y, c, n);
+            Expr last = reads->pixel(width - 1, height - 1, input.dim(3).extent() - 1) +
+                        (input.dim(2).extent() - 1) * reads->c_stride;
+            words = ByteWords{bytes, *reads, last, planar_words};
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
-                                 x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr, last);
+                                 x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr,
+                                 words ? &*words : nullptr);
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -429,15 +500,18 @@ protected:
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
             const bool bicubic = mode == SampleMode::bicubic;
-            const bool pixel_words = s.words.defined();
+            const bool byte_words = s.words.defined();
             const int chunk =
-                interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : pixel_words ? 64 : 0);
-            const bool channels_inner = planar_channels_inner >= 0 ? planar_channels_inner > 0
-                                                                   : (!bicubic || uses_row_windows(input.type()));
-            // Pixel words: the gathers are the words' own loop; the output's
+                interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : byte_words ? 64 : 0);
+            // Not with planar byte words, which are computed per channel.
+            const bool channels_inner = planar_words ? false
+                                        : planar_channels_inner >= 0
+                                            ? planar_channels_inner > 0
+                                            : (!bicubic || uses_row_windows(input.type()));
+            // Byte words: the gathers are the words' own loop; the output's
             // vectors split the words into bytes.
             const int lanes = gather_lanes >= 0 ? int(gather_lanes)
-                              : pixel_words   ? 16
+                              : byte_words    ? 16
                                               : (llvm_gathers(this->get_target()) ? 1 : 8);
             schedule_grid_sample_x86(funcs, this->get_target(),
                                      {rows_per_task, vector_multiplier, lanes, chunk, channels_inner});

@@ -16,6 +16,12 @@ void accept_any_layout(Buf &buffer) {
     buffer.dim(0).set_stride(Halide::Expr());
 }
 
+// Kernels for planar (NCHW) images only: unit stride along x.
+template<typename Buf>
+void accept_planar(Buf &buffer) {
+    buffer.dim(0).set_stride(1);
+}
+
 // The other convention, for kernels of one layout only: densely interleaved
 // pixels of `channels` values (NHWC), each row a flat run of values. The
 // strides are constants, so that a row read as input(i / channels, y, i %
@@ -71,16 +77,17 @@ struct OffsetReads {
     }
 };
 
-// uint8 RGB pixels as 32-bit words: the pixel's three bytes and the next as
-// one little-endian word, channel c in byte c, from element offset `at` of
-// an interleaved buffer whose last element is at `last` (byte_at reads one
-// element). The last pixel's word starts a byte early and is shifted down,
-// so no word reaches past `last` (the buffer needs 4 bytes, 2 pixels).
-// Halide reads no word at a byte offset, but stored whole (as a Func the
-// schedule computes into a buffer) the word's four byte loads become one
-// 32-bit load in LLVM, which its loop vectorizer gathers at byte offsets.
-inline Halide::Expr pixel_word(const std::function<Halide::Expr(Halide::Expr)> &byte_at, Halide::Expr at,
-                               Halide::Expr last) {
+// Four consecutive uint8 elements from element offset `at` as one
+// little-endian 32-bit word, element at + i in byte i: an RGB pixel's three
+// channels (and the next pixel's first), or a planar row's value and the
+// next three. `byte_at` reads one element; `last` is the buffer's last
+// element offset. A word that would reach past it starts early enough and is
+// shifted down (the buffer needs 4 elements). Halide reads no word at a byte
+// offset, but stored whole (as a Func the schedule computes into a buffer)
+// the word's four byte loads become one 32-bit load in LLVM, which its loop
+// vectorizer gathers at byte offsets.
+inline Halide::Expr byte_word(const std::function<Halide::Expr(Halide::Expr)> &byte_at, Halide::Expr at,
+                              Halide::Expr last) {
     using Halide::cast;
     Halide::Expr start = Halide::min(at, last - 3);
     Halide::Expr word = cast<uint32_t>(0);
@@ -88,9 +95,9 @@ inline Halide::Expr pixel_word(const std::function<Halide::Expr(Halide::Expr)> &
     return word >> cast<uint32_t>(8 * (at - start));
 }
 
-// Channel c of a pixel_word.
-inline Halide::Expr word_channel(Halide::Expr word, Halide::Expr c) {
-    return Halide::cast<uint8_t>(word >> Halide::cast<uint32_t>(8 * c));
+// Byte i of a byte_word (channel i of an RGB pixel's).
+inline Halide::Expr word_byte(Halide::Expr word, Halide::Expr i) {
+    return Halide::cast<uint8_t>(word >> Halide::cast<uint32_t>(8 * i));
 }
 
 template<typename In, typename Out>

@@ -129,8 +129,8 @@ public:
             // wrapper's choice). Offset x * 3 + c of an interleaved row.
             Func words("pixel_words");
             auto row_byte = [&](Expr offset) { return input(offset / 3, row_of(y), offset % 3, n); };
-            words(x, y, n) = pixel_word(row_byte, 3 * column, 3 * in_w - 1);
-            output(x, y, c, n) = word_channel(words(x, y, n), c);
+            words(x, y, n) = byte_word(row_byte, 3 * column, 3 * in_w - 1);
+            output(x, y, c, n) = word_byte(words(x, y, n), c);
             set_estimates();
             if (!using_autoscheduler()) {
                 schedule_resize_nearest_words_x86(

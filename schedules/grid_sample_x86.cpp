@@ -19,6 +19,8 @@
 #include "grid_sample_schedules.h"
 #include "x86_loops.h"
 
+#include <algorithm>
+
 namespace hres {
 
 using namespace Halide;
@@ -75,6 +77,10 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     };
     Expr row = f.output.output_buffer().dim(0).extent();
     const bool windows = f.window.defined();
+    // Planar byte words (the planar_words kernels) hold one word per channel.
+    const std::vector<Var> word_args = f.words.defined() ? f.words.args() : std::vector<Var>{};
+    const bool planar_words =
+        std::any_of(word_args.begin(), word_args.end(), [&](const Var &v) { return v.name() == f.c.name(); });
     // Inputs narrower than the row windows: each tap read on its own,
     // scalar. The branches below follow it in one if/else chain, so Halide
     // knows the windows fit there.
@@ -93,6 +99,12 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
               knobs.interleaved_chunk, TailStrategy::ShiftInwards, lanes);
     } else {
         loops(f.output.specialize(f.layout.interleaved(3)), true, row, TailStrategy::GuardWithIf, lanes);
+    }
+    // Planar byte words (planar images only): constant chunks too, so that
+    // the words' buffer has a constant size.
+    if (planar_words) {
+        loops(f.output.specialize(f.layout.planar() && row >= knobs.interleaved_chunk), false,
+              knobs.interleaved_chunk, TailStrategy::ShiftInwards, lanes);
     }
     // Planar RGB: the channels inside the x vector too, so the three gathers
     // of a tap share each lane's index (LLVM extracts it once). H200 host
@@ -140,18 +152,37 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     f.footprint.specialize(wide).vectorize(f.x, vec, TailStrategy::ShiftInwards);
     if (!f.reads_grid) f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
     if (f.words.defined()) {
-        // Pixel words (uint8 RGB nearest): per chunk of pixels (a constant
-        // number, so the buffer has a constant size and LLVM knows it apart
-        // from the input), a scalar loop that LLVM's loop vectorizer turns
-        // into vpgatherdd at byte offsets; the output's vectors split them
-        // into bytes and interleave the channels. H200 machine's host,
-        // Sapphire Rapids entry, 2026-11-26, single-kernel harness, affine
-        // 2x3x345x456 NHWC at its own size, lane-by-lane gathers by offset
-        // -> words, us: 1 thread, zeros 502-886 -> 329-474, border 516-891
-        // -> 348-359, reflection 713-732 -> 587-750; 1x3x1080x1920 at 16
-        // threads 398-455 -> 246-276 (output vectors of 32: within the
-        // noise of 16).
-        f.words.compute_at(f.output, xo).bound_storage(f.x, knobs.interleaved_chunk);
+        // Byte words (the generator's ByteWords): per chunk of pixels (a
+        // constant number, so the buffer has a constant size and LLVM knows
+        // it apart from the input), a scalar loop that LLVM's loop vectorizer
+        // turns into vpgatherdd at byte offsets; the output's vectors split
+        // the words into bytes (and interleave RGB's channels).
+        // RGB nearest, H200 machine's host, Sapphire Rapids entry,
+        // 2026-11-26, single-kernel harness, affine 2x3x345x456 NHWC at its
+        // own size, lane-by-lane gathers by offset -> words, us: 1 thread,
+        // zeros 502-886 -> 329-474, border 516-891 -> 348-359, reflection
+        // 713-732 -> 587-750; 1x3x1080x1920 at 16 threads 398-455 -> 246-276
+        // (output vectors of 32: within the noise of 16).
+        // Bilinear (RGB: a word per tap; planar: a word per tap row and
+        // channel) and planar nearest, same host and harness, 2026-11-27,
+        // Halide's 8-lane gathers by coordinates (by offset for nearest) ->
+        // words, us: 1 thread, zeros, bilinear nchw 2745-3849 -> 1863-2956,
+        // nhwc 2625-4476 -> 1469-1757, bilinear reflection nhwc 3721-5364 ->
+        // 2286-2955, nearest nchw 523-1213 -> 497-693 (6 of 7 rounds
+        // faster; reflection 816-1663 -> 816-1143, even); 16 threads,
+        // bilinear 4x3x1080x1920 nchw 7372-15164 -> 4519-9509, nhwc
+        // 6402-7138 -> 2883-3063, nearest 1x3x1080x1920 nchw 483-520 ->
+        // 444-477. bench/RESULTS.md (2026-11-27, evening) has the command
+        // line's numbers for every padding.
+        // Planar words (per channel) are computed per chunk and channel, so
+        // that their buffer has a constant size (the output's loop over c
+        // lies between the chunk's and the vector's: no channels_inner).
+        _halide_user_assert(knobs.interleaved_chunk > 0) << "byte words need interleaved_chunk > 0\n";
+        f.words.compute_at(f.output, planar_words ? f.c : xo).bound_storage(f.x, knobs.interleaved_chunk);
+        // Bilinear's words of several taps per pixel: one buffer per tap,
+        // the taps' words formed in the same loop iteration.
+        const Var &tap = word_args[0];
+        if (tap.name() != f.x.name()) f.words.reorder_storage(f.x, tap).unroll(tap);
     }
     if (f.offsets.defined()) {
         // Tap offsets (the generator's tap_offsets): each gather lane's

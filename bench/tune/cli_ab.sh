@@ -9,16 +9,18 @@
 #   bench/tune/cli_ab.sh SET ROUNDS HRES...
 #
 # SET: `partial` (images narrower or shorter than a 16-row tile, the
-# filtered resizes and the affine sampler) or `whole` (seed-sized uint8
-# resizes). Example (bench/RESULTS.md, 2026-11-26 (night, later)):
+# filtered resizes and the affine sampler), `whole` (seed-sized uint8
+# resizes) or `affine` (the seed affine sampler, 2x3x345x456 uint8 at its
+# own size, nearest and bilinear, every padding, with and without
+# align_corners, and grid-sample on the same map as an explicit grid). Example (bench/RESULTS.md, 2026-11-26 (night, later)):
 #   bench/tune/cli_ab.sh partial 3 before/hres build/bin/hres
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 partial|whole ROUNDS HRES..." >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: $0 partial|whole|affine ROUNDS HRES..." >&2; exit 2; }
 set_name=$1 rounds=$2
 shift 2
 case $set_name in
-partial | whole) ;;
-*) echo "$0: SET must be partial or whole" >&2; exit 2 ;;
+partial | whole | affine) ;;
+*) echo "$0: SET must be partial, whole or affine" >&2; exit 2 ;;
 esac
 threads=${THREADS:-1}
 work=$(mktemp -d)
@@ -36,6 +38,17 @@ for h, w in [(20, 30), (10, 1000), (15, 200), (200, 12), (8, 8), (345, 456), (50
     values = [rng.random() for _ in range(3 * h * w)]
     save(f"{d}/f32_{h}x{w}.npy", "<f4", (1, 3, h, w), struct.pack(f"<{len(values)}f", *values))
     save(f"{d}/u8_{h}x{w}.npy", "|u1", (1, 3, h, w), bytes(int(v * 255) for v in values))
+save(f"{d}/u8_2x345x456.npy", "|u1", (2, 3, 345, 456), bytes(rng.randrange(256) for _ in range(2 * 3 * 345 * 456)))
+# The affine set's theta as an explicit grid (affine_grid, align_corners=False).
+t = [0.8952, -0.1579, 0.05, 0.1579, 0.8952, -0.03]
+grid = []
+for n in range(2):
+    for y in range(345):
+        by = (2 * y + 1) / 345 - 1
+        for x in range(456):
+            bx = (2 * x + 1) / 456 - 1
+            grid += [t[0] * bx + t[1] * by + t[2], t[3] * bx + t[4] * by + t[5]]
+save(f"{d}/grid_2x345x456.npy", "<f4", (2, 345, 456, 2), struct.pack(f"<{len(grid)}f", *grid))
 PY
 
 modes=("bilinear" "bicubic" "bilinear --antialias" "bicubic --antialias" "nearest")
@@ -78,6 +91,23 @@ for r in $(seq "$rounds"); do
                             --layout "$l" --bench 50
                     done
                 done
+            done
+        done
+    elif [ "$set_name" = affine ]; then
+        for m in nearest bilinear; do
+            for p in zeros border reflection; do
+                for ac in "" --align-corners; do
+                    for l in nchw nhwc; do
+                        # shellcheck disable=SC2086  # ac is empty or one flag
+                        time_case "$r" "affine u8 2x345x456 $m $p${ac:+ ac} $l" affine "$work/u8_2x345x456.npy" \
+                            "$work/o.npy" --theta 0.8952,-0.1579,0.05,0.1579,0.8952,-0.03 --mode "$m" \
+                            --padding "$p" $ac --layout "$l" --bench 100
+                    done
+                done
+            done
+            for l in nchw nhwc; do
+                time_case "$r" "grid-sample u8 2x345x456 $m zeros $l" grid-sample "$work/u8_2x345x456.npy" \
+                    "$work/grid_2x345x456.npy" "$work/o.npy" --mode "$m" --layout "$l" --bench 100
             done
         done
     else

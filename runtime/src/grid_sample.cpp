@@ -12,6 +12,9 @@
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
 #include "hres_affine_grid_sample_nearest_u8.h"
+#include "hres_affine_grid_sample_bilinear_u8_planar_words.h"
+#include "hres_affine_grid_sample_bilinear_u8_rgb_words.h"
+#include "hres_affine_grid_sample_nearest_u8_planar_words.h"
 #include "hres_affine_grid_sample_nearest_u8_rgb_words.h"
 #include "hres_grid_sample_bicubic_f32.h"
 #include "hres_grid_sample_bicubic_u8.h"
@@ -23,6 +26,9 @@
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
 #include "hres_grid_sample_nearest_u8.h"
+#include "hres_grid_sample_bilinear_u8_planar_words.h"
+#include "hres_grid_sample_bilinear_u8_rgb_words.h"
+#include "hres_grid_sample_nearest_u8_planar_words.h"
 #include "hres_grid_sample_nearest_u8_rgb_words.h"
 #include "hres_affine_grid_sample_bicubic_f32_cuda.h"
 #include "hres_affine_grid_sample_bicubic_u8_cuda.h"
@@ -118,34 +124,48 @@ int padding_value(Padding padding) {
     return -1;
 }
 
+// x86 uint8 kernels of one layout that read their taps as 32-bit byte words
+// (generators/grid_sample_generator.cpp): [layout][mode], NHWC RGB then
+// planar, modes bilinear then nearest (mode_index()).
+using WordKernels = SampleKernel[2][2];
+
 // The kernels of one operation.
 struct SampleKernels {
     const SampleKernel (&general)[2][3][2];  // [device][mode][dtype]
     const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
-    SampleKernel rgb_words;                  // x86 uint8 RGB nearest as pixel words
+    const WordKernels &words;
 };
-constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, hres_grid_sample_nearest_u8_rgb_words};
-constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded,
-                                                 hres_affine_grid_sample_nearest_u8_rgb_words};
+constexpr WordKernels kGridSampleWords = {
+    {hres_grid_sample_bilinear_u8_rgb_words, hres_grid_sample_nearest_u8_rgb_words},
+    {hres_grid_sample_bilinear_u8_planar_words, hres_grid_sample_nearest_u8_planar_words}};
+constexpr WordKernels kAffineGridSampleWords = {
+    {hres_affine_grid_sample_bilinear_u8_rgb_words, hres_affine_grid_sample_nearest_u8_rgb_words},
+    {hres_affine_grid_sample_bilinear_u8_planar_words, hres_affine_grid_sample_nearest_u8_planar_words}};
+constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, kGridSampleWords};
+constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded, kAffineGridSampleWords};
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
 // bicubic, zeros or border padding, a copy within the limit); on the
-// Sapphire Rapids entry uint8 NHWC RGB nearest reads its taps as pixel words
-// gathered in hardware (schedules/grid_sample_x86.cpp has the numbers; the
-// kernel needs at least 2 pixels); else the [device][mode][dtype] entry.
+// Sapphire Rapids entry uint8 nearest and bilinear of NHWC RGB or planar
+// images read their taps as byte words gathered in hardware
+// (schedules/grid_sample_x86.cpp has the numbers; a word needs 4 elements
+// of input); else the [device][mode][dtype] entry.
 SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
                          const GridSampleOptions &options) {
     const int dtype = internal::dtype_index(in);
     const bool cpu = in.device == Device::cpu;
+    const int mode = mode_index(options.mode);
     if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {
         return kernels.padded[padding_value(options.padding)][dtype];
     }
-    if (options.mode == Interp::nearest && internal::rgb_words_apply(in, out) && in.n * in.h * in.w >= 2) {
-        return kernels.rgb_words;
+    if (cpu && in.dtype == DType::u8 && options.mode != Interp::bicubic && internal::element_span(in) >= 4 &&
+        internal::sapphire_rapids_entry_runs()) {
+        if (internal::dense_rgb_u8(in, out)) return kernels.words[0][mode];
+        if (in.stride_w == 1 && out.stride_w == 1) return kernels.words[1][mode];
     }
-    return kernels.general[internal::device_index(in)][mode_index(options.mode)][dtype];
+    return kernels.general[internal::device_index(in)][mode][dtype];
 }
 
 // Checks shared by both entry points; `params` names the float array

@@ -349,9 +349,6 @@ DenseFloats::DenseFloats(const float *data, Device device, std::initializer_list
     attach(&buffer, const_cast<float *>(data), device);
 }
 
-namespace {
-
-// One past the last element's offset, or -1 if it overflows.
 int64_t element_span(const Image &image) {
     const int64_t extents[4] = {image.n, image.c, image.h, image.w};
     const int64_t strides[4] = {image.stride_n, image.stride_c, image.stride_h, image.stride_w};
@@ -365,6 +362,8 @@ int64_t element_span(const Image &image) {
     }
     return last + 1;
 }
+
+namespace {
 
 std::string shape_text(const Image &image) {
     return std::to_string(image.n) + "x" + std::to_string(image.c) + "x" + std::to_string(image.h) + "x" +

@@ -87,6 +87,9 @@ inline bool rgb_words_apply(const Image &in, const Image &out) {
     return dense_rgb_u8(in, out) && sapphire_rapids_entry_runs();
 }
 
+// One past the last element's offset, or -1 if it overflows.
+int64_t element_span(const Image &image);
+
 // The threads Halide's pool runs kernels on: set_num_threads' value, or
 // Halide's own default (HL_NUM_THREADS, else one per core).
 int pool_threads();
