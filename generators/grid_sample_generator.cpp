@@ -73,7 +73,8 @@ struct Sampled {
     // Taps read as byte words (ByteWords below): nearest RGB (x, y, n), the
     // tap's pixel; nearest planar (x, y, c, n), the tap's value in byte 0;
     // bilinear RGB (k, x, y, n), tap k = 2 * row + column; bilinear planar
-    // (j, x, y, c, n), the two taps of row j. Undefined otherwise.
+    // (j, x, y, c, n), the two taps of row j; bicubic planar over the padded
+    // copy (r, x, y, c, n), the four taps of row r. Undefined otherwise.
     Func words;
 };
 
@@ -82,7 +83,8 @@ struct Sampled {
 // gathers in hardware (the generator's interleaved_rows and planar_words):
 // Halide gathers bytes lane by lane, LLVM gathers no bytes at all. Densely
 // interleaved RGB reads a pixel (3 channels) per word; planar images read
-// per channel a word at the tap, whose byte 1 is the next column.
+// per channel a word at the tap, whose byte 1 is the next column (bicubic:
+// a row's four taps from the padded copy, RowWindows::define_words).
 struct ByteWords {
     Func bytes;  // the input's values (x, y, c, n)
     OffsetReads reads;
@@ -147,8 +149,23 @@ public:
         s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row, 0, height - 1), c, n);
         s.window_fits = width >= w;
     }
+    // Over the padded copy of a uint8 planar image, in place of define():
+    // each window as one byte word (ByteWords), s.words(r, x, y, c, n).
+    // The copy's margins hold every window whole, so no word is clamped.
+    void define_words() {
+        Var r("r");
+        std::vector<Expr> read_rows;
+        for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
+        Expr row = promised_index(mux(r, read_rows), -1, height);
+        Expr first = promised_index(stored(at), -w, width);
+        Expr word = cast<uint32_t>(0);
+        for (int i = 0; i < w; i++) word = word | (cast<uint32_t>(s.padded(first + i, row, c, n)) << (8 * i));
+        s.words(r, x, y, c, n) = word;
+    }
     // Over the padded copy: tap k of row j.
-    Expr padded_tap(int k, int j) const { return s.window(k, j, x, y, c, n); }
+    Expr padded_tap(int k, int j) const {
+        return s.words.defined() ? cast<float>(word_byte(s.words(j, x, y, c, n), k)) : s.window(k, j, x, y, c, n);
+    }
     Expr tap(Expr t, int j, Expr u) const {
         Expr offset = t - index_from_bits(stored(at));
         Expr picked = s.window(w - 1, j, x, y, c, n);
@@ -346,7 +363,11 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
             return strict_float(total);
         };
         if (s.padded.defined()) {
-            windows.define();
+            if (words) {
+                windows.define_words();
+            } else {
+                windows.define();
+            }
             s.value = sum([&](int k, int j) { return windows.padded_tap(k, j); });
         } else {
             set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
@@ -397,9 +418,10 @@ public:
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     // x86 uint8 nearest and bilinear: kernels for densely interleaved RGB
     // images only (interleaved_rows = 3; 0 = any layout) or for planar ones
-    // only (planar_words), which read their taps as 32-bit byte words
-    // (ByteWords), gathered in hardware where LLVM gathers (the wrapper
-    // takes them there). schedules/grid_sample_x86.cpp has the measurements.
+    // only (planar_words; with padded_copy also bicubic), which read their
+    // taps as 32-bit byte words (ByteWords), gathered in hardware where LLVM
+    // gathers (the wrapper takes them there). schedules/grid_sample_x86.cpp
+    // has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<bool> planar_words{"planar_words", false};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
@@ -425,9 +447,11 @@ protected:
                           Expr align_corners) {
         const bool byte_words = interleaved_rows > 0 || planar_words;
         if (byte_words) {
-            _halide_user_assert((interleaved_rows == 3) != planar_words && mode != SampleMode::bicubic &&
+            _halide_user_assert((interleaved_rows == 3) != planar_words &&
+                                (mode != SampleMode::bicubic || (planar_words && padded_copy != PaddedCopy::none)) &&
                                 input.type() == UInt(8) && !this->get_target().has_gpu_feature())
-                << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels";
+                << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels (planar_words "
+                   "also bicubic with padded_copy)";
             if (planar_words) {
                 accept_planar(input);
                 accept_planar(output);
@@ -450,8 +474,8 @@ protected:
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         Func padded("padded");
         if (padded_copy != PaddedCopy::none) {
-            _halide_user_assert(mode == SampleMode::bicubic && uses_row_windows(input.type()))
-                << "padded_copy is a variant of bicubic with row windows on x86";
+            _halide_user_assert(mode == SampleMode::bicubic && (uses_row_windows(input.type()) || planar_words))
+                << "padded_copy is a variant of bicubic with row windows or byte words on x86";
             const Padding copied = padded_copy == PaddedCopy::zeros ? Padding::zeros : Padding::border;
             this->add_requirement(is_padding(padding, copied), "this kernel is the variant for padding mode",
                                   static_cast<int>(copied), "but padding is", padding);

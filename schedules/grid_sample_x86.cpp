@@ -174,6 +174,12 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // 6402-7138 -> 2883-3063, nearest 1x3x1080x1920 nchw 483-520 ->
         // 444-477. bench/RESULTS.md (2026-11-27, evening) has the command
         // line's numbers for every padding.
+        // Planar bicubic over the padded copy (a row's four taps in one
+        // word), same harness, 5 rounds, Halide's row windows -> words, us:
+        // 1 thread, zeros 5689-8332 -> 2893-4236, border 5699-9968 ->
+        // 2957-5061; 1x3x1080x1920 at 16 threads 5079-5161 -> 3536-3669.
+        // Chunks of 64 pixels instead of 32 (bicubic's default): even
+        // (3160-4500 us).
         // Planar words (per channel) are computed per chunk and channel, so
         // that their buffer has a constant size (the output's loop over c
         // lies between the chunk's and the vector's: no channels_inner).

@@ -11,8 +11,9 @@
 # SET: `partial` (images narrower or shorter than a 16-row tile, the
 # filtered resizes and the affine sampler), `whole` (seed-sized uint8
 # resizes) or `affine` (the seed affine sampler, 2x3x345x456 uint8 at its
-# own size, nearest and bilinear, every padding, with and without
-# align_corners, and grid-sample on the same map as an explicit grid). Example (bench/RESULTS.md, 2026-11-26 (night, later)):
+# own size, every mode and padding, with and without align_corners, and
+# grid-sample on the same map as an explicit grid). Example
+# (bench/RESULTS.md, 2026-11-26 (night, later)):
 #   bench/tune/cli_ab.sh partial 3 before/hres build/bin/hres
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 partial|whole|affine ROUNDS HRES..." >&2; exit 2; }
@@ -94,7 +95,7 @@ for r in $(seq "$rounds"); do
             done
         done
     elif [ "$set_name" = affine ]; then
-        for m in nearest bilinear; do
+        for m in nearest bilinear bicubic; do
             for p in zeros border reflection; do
                 for ac in "" --align-corners; do
                     for l in nchw nhwc; do

@@ -6,8 +6,10 @@
 #include "hres_affine_grid_sample_bicubic_u8.h"
 #include "hres_affine_grid_sample_bicubic_padded_border_f32.h"
 #include "hres_affine_grid_sample_bicubic_padded_border_u8.h"
+#include "hres_affine_grid_sample_bicubic_padded_border_u8_planar_words.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_f32.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8.h"
+#include "hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
 #include "hres_affine_grid_sample_bilinear_f32.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
@@ -20,8 +22,10 @@
 #include "hres_grid_sample_bicubic_u8.h"
 #include "hres_grid_sample_bicubic_padded_border_f32.h"
 #include "hres_grid_sample_bicubic_padded_border_u8.h"
+#include "hres_grid_sample_bicubic_padded_border_u8_planar_words.h"
 #include "hres_grid_sample_bicubic_padded_zeros_f32.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8.h"
+#include "hres_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
 #include "hres_grid_sample_bilinear_f32.h"
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
@@ -83,6 +87,13 @@ constexpr SampleKernel kAffineGridSamplePadded[2][2] = {
     {hres_affine_grid_sample_bicubic_padded_zeros_u8, hres_affine_grid_sample_bicubic_padded_zeros_f32},
     {hres_affine_grid_sample_bicubic_padded_border_u8, hres_affine_grid_sample_bicubic_padded_border_f32},
 };
+// The same for planar uint8 images, each window read as one byte word,
+// [padding].
+constexpr SampleKernel kGridSamplePaddedWords[2] = {hres_grid_sample_bicubic_padded_zeros_u8_planar_words,
+                                                    hres_grid_sample_bicubic_padded_border_u8_planar_words};
+constexpr SampleKernel kAffineGridSamplePaddedWords[2] = {
+    hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words,
+    hres_affine_grid_sample_bicubic_padded_border_u8_planar_words};
 
 // The largest padded copy worth making. glibc's malloc keeps freed
 // blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
@@ -124,15 +135,16 @@ int padding_value(Padding padding) {
     return -1;
 }
 
-// x86 uint8 kernels of one layout that read their taps as 32-bit byte words
-// (generators/grid_sample_generator.cpp): [layout][mode], NHWC RGB then
-// planar, modes bilinear then nearest (mode_index()).
+// x86 uint8 nearest and bilinear kernels of one layout that read their taps
+// as 32-bit byte words (generators/grid_sample_generator.cpp): [layout][mode],
+// NHWC RGB then planar, modes bilinear then nearest (mode_index()).
 using WordKernels = SampleKernel[2][2];
 
 // The kernels of one operation.
 struct SampleKernels {
     const SampleKernel (&general)[2][3][2];  // [device][mode][dtype]
     const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
+    const SampleKernel (&padded_words)[2];   // the same, planar uint8 as byte words: [padding]
     const WordKernels &words;
 };
 constexpr WordKernels kGridSampleWords = {
@@ -141,29 +153,33 @@ constexpr WordKernels kGridSampleWords = {
 constexpr WordKernels kAffineGridSampleWords = {
     {hres_affine_grid_sample_bilinear_u8_rgb_words, hres_affine_grid_sample_nearest_u8_rgb_words},
     {hres_affine_grid_sample_bilinear_u8_planar_words, hres_affine_grid_sample_nearest_u8_planar_words}};
-constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, kGridSampleWords};
-constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded, kAffineGridSampleWords};
+constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, kGridSamplePaddedWords,
+                                           kGridSampleWords};
+constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded,
+                                                 kAffineGridSamplePaddedWords, kAffineGridSampleWords};
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
-// bicubic, zeros or border padding, a copy within the limit); on the
-// Sapphire Rapids entry uint8 nearest and bilinear of NHWC RGB or planar
-// images read their taps as byte words gathered in hardware
-// (schedules/grid_sample_x86.cpp has the numbers; a word needs 4 elements
-// of input); else the [device][mode][dtype] entry.
+// bicubic, zeros or border padding, a copy within the limit); else the
+// [device][mode][dtype] entry. On the Sapphire Rapids entry uint8 planar
+// images, and for nearest and bilinear NHWC RGB ones, read their taps as
+// byte words gathered in hardware (schedules/grid_sample_x86.cpp has the
+// numbers; a word of the input needs 4 elements of it).
 SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
                          const GridSampleOptions &options) {
     const int dtype = internal::dtype_index(in);
     const bool cpu = in.device == Device::cpu;
     const int mode = mode_index(options.mode);
+    const bool words = cpu && in.dtype == DType::u8 && internal::sapphire_rapids_entry_runs();
+    const bool planar = in.stride_w == 1 && out.stride_w == 1;
     if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {
+        if (words && planar) return kernels.padded_words[padding_value(options.padding)];
         return kernels.padded[padding_value(options.padding)][dtype];
     }
-    if (cpu && in.dtype == DType::u8 && options.mode != Interp::bicubic && internal::element_span(in) >= 4 &&
-        internal::sapphire_rapids_entry_runs()) {
+    if (words && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
         if (internal::dense_rgb_u8(in, out)) return kernels.words[0][mode];
-        if (in.stride_w == 1 && out.stride_w == 1) return kernels.words[1][mode];
+        if (planar) return kernels.words[1][mode];
     }
     return kernels.general[internal::device_index(in)][mode][dtype];
 }
