@@ -73,8 +73,9 @@ struct Sampled {
     // Taps read as byte words (ByteWords below): nearest RGB (x, y, n), the
     // tap's pixel; nearest planar (x, y, c, n), the tap's value in byte 0;
     // bilinear RGB (k, x, y, n), tap k = 2 * row + column; bilinear planar
-    // (j, x, y, c, n), the two taps of row j; bicubic planar over the padded
-    // copy (r, x, y, c, n), the four taps of row r. Undefined otherwise.
+    // (j, x, y, c, n), the two taps of row j; bicubic over the (planar)
+    // padded copy (r, x, y, c, n), the four taps of row r. Undefined
+    // otherwise.
     Func words;
 };
 
@@ -149,7 +150,7 @@ public:
         s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row, 0, height - 1), c, n);
         s.window_fits = width >= w;
     }
-    // Over the padded copy of a uint8 planar image, in place of define():
+    // Over the padded copy (planar) of a uint8 image, in place of define():
     // each window as one byte word (ByteWords), s.words(r, x, y, c, n).
     // The copy's margins hold every window whole, so no word is clamped.
     void define_words() {
@@ -416,10 +417,10 @@ public:
     // picks it there, for inputs small enough to copy): the row windows read
     // a copy of the input padded as that mode pads (Sampled::padded).
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
-    // x86 uint8 nearest and bilinear: kernels for densely interleaved RGB
-    // images only (interleaved_rows = 3; 0 = any layout) or for planar ones
-    // only (planar_words; with padded_copy also bicubic), which read their
-    // taps as 32-bit byte words (ByteWords), gathered in hardware where LLVM
+    // x86 uint8 nearest, bilinear, and bicubic with padded_copy: kernels for
+    // densely interleaved RGB images only (interleaved_rows = 3; 0 = any
+    // layout) or for planar ones only (planar_words), which read their taps
+    // as 32-bit byte words (ByteWords), gathered in hardware where LLVM
     // gathers (the wrapper takes them there). schedules/grid_sample_x86.cpp
     // has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
@@ -448,10 +449,10 @@ protected:
         const bool byte_words = interleaved_rows > 0 || planar_words;
         if (byte_words) {
             _halide_user_assert((interleaved_rows == 3) != planar_words &&
-                                (mode != SampleMode::bicubic || (planar_words && padded_copy != PaddedCopy::none)) &&
+                                (mode != SampleMode::bicubic || padded_copy != PaddedCopy::none) &&
                                 input.type() == UInt(8) && !this->get_target().has_gpu_feature())
-                << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels (planar_words "
-                   "also bicubic with padded_copy)";
+                << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels, and bicubic "
+                   "with padded_copy";
             if (planar_words) {
                 accept_planar(input);
                 accept_planar(output);
@@ -474,7 +475,7 @@ protected:
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         Func padded("padded");
         if (padded_copy != PaddedCopy::none) {
-            _halide_user_assert(mode == SampleMode::bicubic && (uses_row_windows(input.type()) || planar_words))
+            _halide_user_assert(mode == SampleMode::bicubic && (uses_row_windows(input.type()) || byte_words))
                 << "padded_copy is a variant of bicubic with row windows or byte words on x86";
             const Padding copied = padded_copy == PaddedCopy::zeros ? Padding::zeros : Padding::border;
             this->add_requirement(is_padding(padding, copied), "this kernel is the variant for padding mode",
@@ -519,7 +520,7 @@ protected:
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
                               s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
-                              reads_grid};
+                              planar_words, reads_grid};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {

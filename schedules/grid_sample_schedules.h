@@ -39,9 +39,11 @@ struct GridSampleFuncs {
     // addresses from, and the taps' coordinates for other layouts (undefined
     // otherwise).
     Halide::Func offsets, tap_coordinates;
-    // Nearest as pixel words (uint8 RGB): each tap's bytes as one word,
-    // gathered per chunk of pixels (undefined otherwise).
+    // Taps read as byte words (uint8): each tap's bytes as one word,
+    // gathered per chunk of pixels (undefined otherwise), per channel and
+    // chunk in the kernels for planar images only.
     Halide::Func words;
+    bool planar_words = false;
     // The footprint reads an explicit grid (grid_sample; the affine sampler
     // computes its coordinates).
     bool reads_grid = false;

@@ -19,8 +19,6 @@
 #include "grid_sample_schedules.h"
 #include "x86_loops.h"
 
-#include <algorithm>
-
 namespace hres {
 
 using namespace Halide;
@@ -77,10 +75,6 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     };
     Expr row = f.output.output_buffer().dim(0).extent();
     const bool windows = f.window.defined();
-    // Planar byte words (the planar_words kernels) hold one word per channel.
-    const std::vector<Var> word_args = f.words.defined() ? f.words.args() : std::vector<Var>{};
-    const bool planar_words =
-        std::any_of(word_args.begin(), word_args.end(), [&](const Var &v) { return v.name() == f.c.name(); });
     // Inputs narrower than the row windows: each tap read on its own,
     // scalar. The branches below follow it in one if/else chain, so Halide
     // knows the windows fit there.
@@ -102,7 +96,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     }
     // Planar byte words (planar images only): constant chunks too, so that
     // the words' buffer has a constant size.
-    if (planar_words) {
+    if (f.planar_words) {
         loops(f.output.specialize(f.layout.planar() && row >= knobs.interleaved_chunk), false,
               knobs.interleaved_chunk, TailStrategy::ShiftInwards, lanes);
     }
@@ -179,15 +173,19 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // 1 thread, zeros 5689-8332 -> 2893-4236, border 5699-9968 ->
         // 2957-5061; 1x3x1080x1920 at 16 threads 5079-5161 -> 3536-3669.
         // Chunks of 64 pixels instead of 32 (bicubic's default): even
-        // (3160-4500 us).
-        // Planar words (per channel) are computed per chunk and channel, so
-        // that their buffer has a constant size (the output's loop over c
-        // lies between the chunk's and the vector's: no channels_inner).
+        // (3160-4500 us). NHWC RGB, the same words (the copy is planar)
+        // computed for the chunk's three channels at once, 5 rounds: zeros
+        // 8097-8558 -> 3721-3838, border 6805-9075 -> 3568-3758;
+        // 1x3x1080x1920 at 16 threads, 3 rounds, 4990-5292 -> 3175-3207.
+        // Planar kernels compute their words per chunk and channel, so that
+        // the buffer has a constant size (the output's loop over c lies
+        // between the chunk's and the vector's: no channels_inner); RGB ones
+        // per chunk (three channels where the words have a c).
         _halide_user_assert(knobs.interleaved_chunk > 0) << "byte words need interleaved_chunk > 0\n";
-        f.words.compute_at(f.output, planar_words ? f.c : xo).bound_storage(f.x, knobs.interleaved_chunk);
-        // Bilinear's words of several taps per pixel: one buffer per tap,
-        // the taps' words formed in the same loop iteration.
-        const Var &tap = word_args[0];
+        f.words.compute_at(f.output, f.planar_words ? f.c : xo).bound_storage(f.x, knobs.interleaved_chunk);
+        // Several words per pixel (bilinear's taps, bicubic's tap rows): one
+        // buffer per tap or row, the pixel's words formed in one iteration.
+        const Var tap = f.words.args()[0];
         if (tap.name() != f.x.name()) f.words.reorder_storage(f.x, tap).unroll(tap);
     }
     if (f.offsets.defined()) {

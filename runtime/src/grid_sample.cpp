@@ -7,9 +7,11 @@
 #include "hres_affine_grid_sample_bicubic_padded_border_f32.h"
 #include "hres_affine_grid_sample_bicubic_padded_border_u8.h"
 #include "hres_affine_grid_sample_bicubic_padded_border_u8_planar_words.h"
+#include "hres_affine_grid_sample_bicubic_padded_border_u8_rgb_words.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_f32.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
+#include "hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
 #include "hres_affine_grid_sample_bilinear_f32.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
@@ -23,9 +25,11 @@
 #include "hres_grid_sample_bicubic_padded_border_f32.h"
 #include "hres_grid_sample_bicubic_padded_border_u8.h"
 #include "hres_grid_sample_bicubic_padded_border_u8_planar_words.h"
+#include "hres_grid_sample_bicubic_padded_border_u8_rgb_words.h"
 #include "hres_grid_sample_bicubic_padded_zeros_f32.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
+#include "hres_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
 #include "hres_grid_sample_bilinear_f32.h"
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
@@ -87,13 +91,16 @@ constexpr SampleKernel kAffineGridSamplePadded[2][2] = {
     {hres_affine_grid_sample_bicubic_padded_zeros_u8, hres_affine_grid_sample_bicubic_padded_zeros_f32},
     {hres_affine_grid_sample_bicubic_padded_border_u8, hres_affine_grid_sample_bicubic_padded_border_f32},
 };
-// The same for planar uint8 images, each window read as one byte word,
-// [padding].
-constexpr SampleKernel kGridSamplePaddedWords[2] = {hres_grid_sample_bicubic_padded_zeros_u8_planar_words,
-                                                    hres_grid_sample_bicubic_padded_border_u8_planar_words};
-constexpr SampleKernel kAffineGridSamplePaddedWords[2] = {
-    hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words,
-    hres_affine_grid_sample_bicubic_padded_border_u8_planar_words};
+// The same for uint8 images of one layout, each window read as one byte
+// word, [layout][padding]: NHWC RGB, then planar.
+constexpr SampleKernel kGridSamplePaddedWords[2][2] = {
+    {hres_grid_sample_bicubic_padded_zeros_u8_rgb_words, hres_grid_sample_bicubic_padded_border_u8_rgb_words},
+    {hres_grid_sample_bicubic_padded_zeros_u8_planar_words, hres_grid_sample_bicubic_padded_border_u8_planar_words}};
+constexpr SampleKernel kAffineGridSamplePaddedWords[2][2] = {
+    {hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words,
+     hres_affine_grid_sample_bicubic_padded_border_u8_rgb_words},
+    {hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words,
+     hres_affine_grid_sample_bicubic_padded_border_u8_planar_words}};
 
 // The largest padded copy worth making. glibc's malloc keeps freed
 // blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
@@ -144,7 +151,7 @@ using WordKernels = SampleKernel[2][2];
 struct SampleKernels {
     const SampleKernel (&general)[2][3][2];  // [device][mode][dtype]
     const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
-    const SampleKernel (&padded_words)[2];   // the same, planar uint8 as byte words: [padding]
+    const SampleKernel (&padded_words)[2][2];  // the same, uint8 as byte words: [layout][padding]
     const WordKernels &words;
 };
 constexpr WordKernels kGridSampleWords = {
@@ -160,26 +167,28 @@ constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridS
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
 // bicubic, zeros or border padding, a copy within the limit); else the
-// [device][mode][dtype] entry. On the Sapphire Rapids entry uint8 planar
-// images, and for nearest and bilinear NHWC RGB ones, read their taps as
-// byte words gathered in hardware (schedules/grid_sample_x86.cpp has the
-// numbers; a word of the input needs 4 elements of it).
+// [device][mode][dtype] entry. On the Sapphire Rapids entry uint8 NHWC RGB
+// and planar images read their taps as byte words gathered in hardware
+// (schedules/grid_sample_x86.cpp has the numbers; a word of the input needs
+// 4 elements of it; bicubic only from the padded copy).
 SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
                          const GridSampleOptions &options) {
     const int dtype = internal::dtype_index(in);
     const bool cpu = in.device == Device::cpu;
     const int mode = mode_index(options.mode);
-    const bool words = cpu && in.dtype == DType::u8 && internal::sapphire_rapids_entry_runs();
-    const bool planar = in.stride_w == 1 && out.stride_w == 1;
+    // The byte-word kernels' layout: 0 NHWC RGB, 1 planar, -1 neither.
+    const int words = !cpu || in.dtype != DType::u8 || !internal::sapphire_rapids_entry_runs() ? -1
+                      : internal::dense_rgb_u8(in, out)                                       ? 0
+                      : in.stride_w == 1 && out.stride_w == 1                                 ? 1
+                                                                                               : -1;
     if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {
-        if (words && planar) return kernels.padded_words[padding_value(options.padding)];
+        if (words >= 0) return kernels.padded_words[words][padding_value(options.padding)];
         return kernels.padded[padding_value(options.padding)][dtype];
     }
-    if (words && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
-        if (internal::dense_rgb_u8(in, out)) return kernels.words[0][mode];
-        if (planar) return kernels.words[1][mode];
+    if (words >= 0 && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
+        return kernels.words[words][mode];
     }
     return kernels.general[internal::device_index(in)][mode][dtype];
 }
