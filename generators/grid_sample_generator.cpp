@@ -89,8 +89,8 @@ struct Sampled {
 struct ByteWords {
     Func bytes;  // the input's values (x, y, c, n)
     OffsetReads reads;
-    Expr last;  // the input's last element offset (the input holds at least 4)
-    bool planar;
+    Expr last;    // the input's last element offset (the input holds at least 4)
+    bool planar;  // the kernel's layout: planar, else NHWC RGB
 
     Expr word(Expr offset) const {
         return byte_word([&](Expr at) { return reads.read(bytes, index_bits(at)); }, offset, last);
@@ -254,7 +254,8 @@ std::function<Expr(int, int)> bilinear_by_words(Sampled &s, const ByteWords &wor
 // any type), optionally with row windows (bilinear and bicubic), read from
 // `padded` where that is defined (bicubic under zeros or border padding only),
 // with taps read by offset where `offset_reads` is given (nearest), or as
-// byte words where `words` is (nearest and bilinear).
+// byte words where `words` is (nearest, bilinear, and bicubic over the
+// padded copy).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
                      bool row_windows, const OffsetReads *offset_reads, const ByteWords *words) {

@@ -261,11 +261,16 @@ int set_num_threads(int threads) {
 
 namespace internal {
 
+std::atomic<bool> sapphire_rapids_kernels_everywhere{false};
+
 bool sapphire_rapids_entry_runs() {
+    if (sapphire_rapids_kernels_everywhere.load()) return true;
     const Isa forced = forced_isa.load();
     return (forced == Isa::automatic || forced == Isa::avx512) &&
            halide_default_can_use_target_features(kFeatureWords, kSapphireRapidsEntry.words) != 0;
 }
+
+bool choose_sapphire_rapids_kernels_everywhere(bool on) { return sapphire_rapids_kernels_everywhere.exchange(on); }
 
 int pool_threads() {
     if (int threads = requested_threads.load(); threads > 0) return threads;

@@ -4,6 +4,7 @@
 
 #include "HalideRuntime.h"
 #include "hres/hres.h"
+#include "kernel_choice.h"
 
 #include <functional>
 #include <initializer_list>
@@ -61,12 +62,6 @@ Status check_pair(const Image &in, const Image &out);
 
 // Whether `bytes` bytes at `data` share memory with any element of `image`.
 bool overlaps(const void *data, size_t bytes, const Image &image);
-
-// Whether the x86 kernels run their first multi-target entry (Sapphire
-// Rapids features, not forced below AVX-512), on which float32 bilinear's
-// horizontal pass (generators/pass_order.h) and uint8 RGB nearest's pixel
-// words (runtime/src/resize.cpp) gather in hardware.
-bool sapphire_rapids_entry_runs();
 
 // Densely interleaved RGB or RGBA pixels (NHWC): the layout of the x86
 // kernels built for it alone (interleaved_rows in generators/).

@@ -6,7 +6,10 @@
 // skip (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt), never a pass.
 // HRES_PADDED_COPY_LIMIT sets hres::set_padded_copy_limit (0: the sampler's
 // in-place path, which the default limit leaves to large inputs only).
+// HRES_SAPPHIRE_RAPIDS_KERNELS=1 takes the kernels the wrapper chooses for
+// the Sapphire Rapids entry on any CPU (runtime/src/kernel_choice.h).
 #include "hres/hres.h"
+#include "kernel_choice.h"
 #include "support/harness.h"
 
 #include <gtest/gtest.h>
@@ -53,6 +56,14 @@ int main(int argc, char **argv) {
         }
         hres::set_padded_copy_limit(size_t(bytes));
         printf("padded copies up to %llu bytes\n", bytes);
+    }
+    if (const char *everywhere = std::getenv("HRES_SAPPHIRE_RAPIDS_KERNELS")) {
+        if (std::string(everywhere) != "0" && std::string(everywhere) != "1") {
+            fprintf(stderr, "HRES_SAPPHIRE_RAPIDS_KERNELS=%s is not 0 or 1\n", everywhere);
+            return 2;
+        }
+        hres::internal::choose_sapphire_rapids_kernels_everywhere(std::string(everywhere) == "1");
+        printf("the Sapphire Rapids entry's kernel choices: %s\n", everywhere[0] == '1' ? "everywhere" : "there only");
     }
     return RUN_ALL_TESTS();
 }
