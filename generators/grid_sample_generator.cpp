@@ -138,12 +138,10 @@ public:
     // at x index t of row j (whose y index is u).
     void define() {
         Var i("i"), r("r");
-        std::vector<Expr> read_rows;
-        for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
-        Expr row = rows == 1 ? read_rows[0] : mux(r, read_rows);
+        Expr row = row_read(r);
         if (s.padded.defined()) {
-            Expr first = promised_index(stored(at), -w, width);
-            s.window(i, r, x, y, c, n) = cast<float>(s.padded(first + i, promised_index(row, -1, height), c, n));
+            Expr padded_row = promised_index(row, -1, height);
+            s.window(i, r, x, y, c, n) = cast<float>(s.padded(padded_first() + i, padded_row, c, n));
             return;
         }
         Expr first = promised_index(stored(at), 0, width - w);
@@ -154,14 +152,10 @@ public:
     // each window as one byte word (ByteWords), s.words(r, x, y, c, n).
     // The copy's margins hold every window whole, so no word is clamped.
     void define_words() {
+        _halide_user_assert(w == 4) << "a byte word holds a window of four taps (bicubic)";
         Var r("r");
-        std::vector<Expr> read_rows;
-        for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
-        Expr row = promised_index(mux(r, read_rows), -1, height);
-        Expr first = promised_index(stored(at), -w, width);
-        Expr word = cast<uint32_t>(0);
-        for (int i = 0; i < w; i++) word = word | (cast<uint32_t>(s.padded(first + i, row, c, n)) << (8 * i));
-        s.words(r, x, y, c, n) = word;
+        Expr row = promised_index(row_read(r), -1, height);
+        s.words(r, x, y, c, n) = word_of_bytes([&](Expr i) { return s.padded(i, row, c, n); }, padded_first());
     }
     // Over the padded copy: tap k of row j.
     Expr padded_tap(int k, int j) const {
@@ -176,6 +170,14 @@ public:
 
 private:
     Expr stored(int i) const { return s.footprint(x, y, n)[i]; }
+    // The row that tap row r reads, as index bits.
+    Expr row_read(Var r) const {
+        std::vector<Expr> read_rows;
+        for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
+        return rows == 1 ? read_rows[0] : mux(r, read_rows);
+    }
+    // Over the padded copy: the windows' first column.
+    Expr padded_first() const { return promised_index(stored(at), -w, width); }
 
     Sampled &s;
     Func pixels;

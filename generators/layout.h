@@ -86,13 +86,17 @@ struct OffsetReads {
 // offset, but stored whole (as a Func the schedule computes into a buffer)
 // the word's four byte loads become one 32-bit load in LLVM, which its loop
 // vectorizer gathers at byte offsets.
+// The four elements from `start` as such a word, where all four exist.
+inline Halide::Expr word_of_bytes(const std::function<Halide::Expr(Halide::Expr)> &byte_at, Halide::Expr start) {
+    Halide::Expr word = Halide::cast<uint32_t>(0);
+    for (int b = 0; b < 4; b++) word = word | (Halide::cast<uint32_t>(byte_at(start + b)) << (8 * b));
+    return word;
+}
+
 inline Halide::Expr byte_word(const std::function<Halide::Expr(Halide::Expr)> &byte_at, Halide::Expr at,
                               Halide::Expr last) {
-    using Halide::cast;
     Halide::Expr start = Halide::min(at, last - 3);
-    Halide::Expr word = cast<uint32_t>(0);
-    for (int b = 0; b < 4; b++) word = word | (cast<uint32_t>(byte_at(start + b)) << (8 * b));
-    return word >> cast<uint32_t>(8 * (at - start));
+    return word_of_bytes(byte_at, start) >> Halide::cast<uint32_t>(8 * (at - start));
 }
 
 // Byte i of a byte_word (channel i of an RGB pixel's).

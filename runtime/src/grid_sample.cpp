@@ -92,7 +92,7 @@ constexpr SampleKernel kAffineGridSamplePadded[2][2] = {
     {hres_affine_grid_sample_bicubic_padded_border_u8, hres_affine_grid_sample_bicubic_padded_border_f32},
 };
 // The same for uint8 images of one layout, each window read as one byte
-// word, [layout][padding]: NHWC RGB, then planar.
+// word, [layout][padding], layouts as internal::WordLayout numbers them.
 constexpr SampleKernel kGridSamplePaddedWords[2][2] = {
     {hres_grid_sample_bicubic_padded_zeros_u8_rgb_words, hres_grid_sample_bicubic_padded_border_u8_rgb_words},
     {hres_grid_sample_bicubic_padded_zeros_u8_planar_words, hres_grid_sample_bicubic_padded_border_u8_planar_words}};
@@ -144,7 +144,8 @@ int padding_value(Padding padding) {
 
 // x86 uint8 nearest and bilinear kernels of one layout that read their taps
 // as 32-bit byte words (generators/grid_sample_generator.cpp): [layout][mode],
-// NHWC RGB then planar, modes bilinear then nearest (mode_index()).
+// layouts as internal::WordLayout numbers them (NHWC RGB, planar), modes
+// bilinear then nearest (mode_index()).
 using WordKernels = SampleKernel[2][2];
 
 // The kernels of one operation.
@@ -176,11 +177,7 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
     const int dtype = internal::dtype_index(in);
     const bool cpu = in.device == Device::cpu;
     const int mode = mode_index(options.mode);
-    // The byte-word kernels' layout: 0 NHWC RGB, 1 planar, -1 neither.
-    const int words = !cpu || in.dtype != DType::u8 || !internal::sapphire_rapids_entry_runs() ? -1
-                      : internal::dense_rgb_u8(in, out)                                       ? 0
-                      : in.stride_w == 1 && out.stride_w == 1                                 ? 1
-                                                                                               : -1;
+    const int words = static_cast<int>(internal::word_layout(in, out));  // a [layout] index, or -1
     if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {

@@ -75,11 +75,17 @@ inline bool dense_rgb_u8(const Image &in, const Image &out) {
     return in.device == Device::cpu && in.dtype == DType::u8 && in.c == 3 && dense_pixels(in) && dense_pixels(out);
 }
 
-// Where the x86 kernels that read each uint8 NHWC RGB pixel as one 32-bit
-// word apply: that layout, on the entry whose gathers they are built for.
-// Each op adds the sizes its kernel needs.
-inline bool rgb_words_apply(const Image &in, const Image &out) {
-    return dense_rgb_u8(in, out) && sapphire_rapids_entry_runs();
+// Where the x86 uint8 kernels that read pixels or taps as 32-bit words
+// (interleaved_rows=3 and planar_words in generators/) apply: on the entry
+// whose gathers they are built for, CPU images of their layout, NHWC RGB or
+// planar; `none` elsewhere. Each op adds the sizes its kernels need (and
+// resize has only RGB ones). The values index the ops' kernel tables.
+enum class WordLayout { none = -1, rgb = 0, planar = 1 };
+inline WordLayout word_layout(const Image &in, const Image &out) {
+    if (in.device != Device::cpu || in.dtype != DType::u8 || !sapphire_rapids_entry_runs()) return WordLayout::none;
+    if (dense_rgb_u8(in, out)) return WordLayout::rgb;
+    if (in.stride_w == 1 && out.stride_w == 1) return WordLayout::planar;
+    return WordLayout::none;
 }
 
 // One past the last element's offset, or -1 if it overflows.

@@ -266,7 +266,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // time at 500x400 -> 256x256: schedules/resize_x86.cpp). Upscaling
         // in y the general kernel copies its gathered rows and stays ahead;
         // the words kernel needs inputs at least 2 pixels wide.
-        if (internal::rgb_words_apply(views.in, views.out) && views.in.w >= 2 && views.out.h <= views.in.h) {
+        if (internal::word_layout(views.in, views.out) == internal::WordLayout::rgb && views.in.w >= 2 &&
+            views.out.h <= views.in.h) {
             kernel = kNearestRgbWords[options.mode == Interp::nearest_exact];
         }
         return internal::run_kernel("resize", [&] {
