@@ -154,6 +154,16 @@ struct FilteredResizeFuncs {
     std::function<Halide::Expr(int rows)> input_rows_read;
 };
 
+// The vertical pass alone (uint8 resizes without antialias that keep the
+// width; x86): the output, its sums inlined.
+struct VerticalResizeFuncs {
+    Halide::Func output;
+    std::vector<Halide::Func> tables;  // the vertical tap tables
+    Halide::Var x, y, c, n;
+    int channels;                      // densely interleaved pixels of this many channels, 0 = planar
+    std::vector<FilteredResizeFuncs::Maximum> maxima;
+};
+
 // The CUDA filtered resize's own knobs, beside the shared loop knobs.
 struct FilteredGpuKnobs : GpuKnobs {
     // With antialias: tap loops unrolled by this factor (with a guarded
@@ -174,6 +184,7 @@ void schedule_resize_nearest_words_x86(NearestWordsFuncs f, const ResizeKnobs &k
 void schedule_resize_taps_x86(const std::vector<Halide::Func> &tables);
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Halide::Target &target,
                                   const ResizeKnobs &knobs);
+void schedule_resize_vertical_x86(VerticalResizeFuncs f, const Halide::Target &target, const ResizeKnobs &knobs);
 // The rows of a `source`-typed image that a staged block of the x86
 // horizontal pass stores per vector register, with these knobs (the pass
 // runs first; uint8 or float32 with `light_horizontal_taps` as set).

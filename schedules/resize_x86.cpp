@@ -331,6 +331,49 @@ namespace {
 // `store_bytes` (at least one).
 int lines_per_store(int store_bytes, int v, Type t) { return std::max(1, store_bytes / (v * t.bytes())); }
 
+// The tap tables, computed once per call (in float64 for uint8),
+// vectorised across outputs: scalar, they were 6-9% of the seed antialiased
+// uint8 rows (perf, build machine). Both passes read each weight as a
+// scalar broadcast (tap k of one output), so the tables keep their natural
+// (k, i) storage (an output's taps adjacent), except with `outputs_fastest`
+// (gathered horizontal taps read a tap's indices and weights for a vector
+// of outputs: stored outputs fastest, one dense load each). H200 host,
+// AVX-512, 1 thread, 2026-11-21, single-kernel harness, 5 interleaved
+// rounds, 1x3x345x456 -> 270x270 nchw/nhwc, typical rounds, scalar ->
+// vectorised: bilinear+aa u8 198 -> 182 / 234 -> 216 us, bicubic u8 208 ->
+// 196 / 229 -> 226 us, bicubic+aa f32 486 -> 469 / 560 -> 525 us.
+void schedule_tap_tables(const std::vector<Func> &tables, const std::vector<FilteredResizeFuncs::Maximum> &maxima,
+                         bool constant_taps, bool outputs_fastest, const Target &target) {
+    const int table_lanes = vector_width(target, Float(64), 1);
+    for (Func table : tables) {
+        table.compute_root();
+        const std::vector<Var> args = table.args();
+        if (args.empty()) continue;  // a whole-axis maximum, the precision
+        const Var i = args.back();
+        if (args.size() == 2) table.reorder(i, args[0]);  // (k, i): outputs innermost
+        if (args.size() == 2 && outputs_fastest) table.reorder_storage(i, args[0]);
+        table.vectorize(i, table_lanes, TailStrategy::GuardWithIf);
+        for (int u = 0; u < table.num_update_definitions(); u++) {
+            table.update(u).vectorize(i, table_lanes, TailStrategy::GuardWithIf);
+        }
+    }
+    // uint8 without antialias: the whole-axis maximum that sets the
+    // precision reads each output's peak; when it evaluated the outputs'
+    // filters itself, in float64, as a scalar loop it was most of the
+    // tables' time (perf, build machine, Cascade Lake AVX-512, 1 thread,
+    // 2026-11-22: 9% of bicubic 500x400 -> 256x256 nchw, 6% of bilinear
+    // 345x456 -> 270x270), vectorised across outputs 5% and 3.4%. Since
+    // the peaks and folded weights are a table of their own (filters.h),
+    // all the tables take 2.1% of that bicubic row (6.1% before; AMD EPYC,
+    // AVX2, 2026-11-26). With antialias it reads the weight table (outputs
+    // strided by the tap count there), so it stays scalar.
+    if (constant_taps) {
+        for (FilteredResizeFuncs::Maximum m : maxima) {
+            m.func.update().atomic().vectorize(m.over, table_lanes, TailStrategy::GuardWithIf);
+        }
+    }
+}
+
 // Rows per vector (and tile edge) of the horizontal pass.
 int horizontal_lanes(const Target &target, const ResizeKnobs &knobs) {
     const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
@@ -647,45 +690,8 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
                                   const ResizeKnobs &knobs) {
     // Accumulators are 32-bit (int32 for uint8, float32): vectorise at that width.
     const int vec = vector_width(target, Int(32), knobs.vector_multiplier);
-    // Both passes read each weight as a scalar broadcast (tap k of one
-    // output), so the tables keep their natural (k, i) storage (an output's
-    // taps adjacent), except for gathered horizontal taps (below). They are computed per call (in float64 for uint8),
-    // vectorised across outputs: scalar, they were 6-9% of the seed
-    // antialiased uint8 rows (perf, build machine). H200 host, AVX-512, 1
-    // thread, 2026-11-21, single-kernel harness, 5 interleaved rounds,
-    // 1x3x345x456 -> 270x270 nchw/nhwc, typical rounds: bilinear+aa u8
-    // 198 -> 182 / 234 -> 216 us, bicubic u8 208 -> 196 / 229 -> 226 us,
-    // bicubic+aa f32 486 -> 469 / 560 -> 525 us.
-    const int table_lanes = vector_width(target, Float(64), 1);
-    for (Func table : f.tables) {
-        table.compute_root();
-        const std::vector<Var> args = table.args();
-        if (args.empty()) continue;  // a whole-axis maximum, the precision
-        const Var i = args.back();
-        if (args.size() == 2) table.reorder(i, args[0]);  // (k, i): outputs innermost
-        // Gathered horizontal taps read a tap's indices and weights for a
-        // vector of outputs: stored outputs fastest, one dense load each.
-        if (args.size() == 2 && knobs.horizontal_gathers && f.constant_taps) table.reorder_storage(i, args[0]);
-        table.vectorize(i, table_lanes, TailStrategy::GuardWithIf);
-        for (int u = 0; u < table.num_update_definitions(); u++) {
-            table.update(u).vectorize(i, table_lanes, TailStrategy::GuardWithIf);
-        }
-    }
-    // uint8 without antialias: the whole-axis maximum that sets the
-    // precision reads each output's peak; when it evaluated the outputs'
-    // filters itself, in float64, as a scalar loop it was most of the
-    // tables' time (perf, build machine, Cascade Lake AVX-512, 1 thread,
-    // 2026-11-22: 9% of bicubic 500x400 -> 256x256 nchw, 6% of bilinear
-    // 345x456 -> 270x270), vectorised across outputs 5% and 3.4%. Since
-    // the peaks and folded weights are a table of their own (filters.h),
-    // all the tables take 2.1% of that bicubic row (6.1% before; AMD EPYC,
-    // AVX2, 2026-11-26). With antialias it reads the weight table (outputs
-    // strided by the tap count there), so it stays scalar.
-    if (f.constant_taps) {
-        for (FilteredResizeFuncs::Maximum m : f.maxima) {
-            m.func.update().atomic().vectorize(m.over, table_lanes, TailStrategy::GuardWithIf);
-        }
-    }
+    // The tables, outputs fastest where the horizontal taps are gathered (below).
+    schedule_tap_tables(f.tables, f.maxima, f.constant_taps, knobs.horizontal_gathers && f.constant_taps, target);
 
     // Rows per vector of the horizontal pass (also the tile edge), H200 host
     // (16-core x86, AVX-512), 1 thread, 2026-11-21, 1x3x345x456 -> 270x270,
@@ -898,6 +904,31 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         f.sum_y.compute_at(f.output, f.x).vectorize(f.x);
         f.sum_y.update().vectorize(f.x);
     }
+}
+
+// The vertical pass alone: tasks of output rows in parallel (with the
+// planes and images), each output row one dense vector loop along the row
+// (planar x, or the flat run of an interleaved row's values), its taps'
+// rows read at the same columns, the two or four taps' sum inlined; the
+// last vector of a row predicated.
+void schedule_resize_vertical_x86(VerticalResizeFuncs f, const Target &target, const ResizeKnobs &knobs) {
+    schedule_tap_tables(f.tables, f.maxima, true, false, target);
+    const int vec = vector_width(target, UInt(8), knobs.vector_multiplier);
+    Var row("row"), xo("xo"), xi("xi"), yo("yo"), yi("yi"), plane("plane"), task("task");
+    if (f.channels > 0) {
+        // c is constant (0 to channels), so the fused loop's addresses fold
+        // back to the flat run's (layout.h, accept_interleaved).
+        f.output.reorder(f.c, f.x, f.y, f.n).fuse(f.c, f.x, row);
+        f.output.split(row, xo, xi, vec, TailStrategy::GuardWithIf).vectorize(xi);
+        f.output.split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf).fuse(yo, f.n, task);
+    } else {
+        f.output.split(f.x, xo, xi, vec, TailStrategy::GuardWithIf).vectorize(xi);
+        f.output.split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf)
+            .reorder(xi, xo, yi, yo, f.c, f.n)
+            .fuse(yo, f.c, plane)
+            .fuse(plane, f.n, task);
+    }
+    f.output.parallel(task);
 }
 
 void schedule_resize_taps_x86(const std::vector<Func> &tables) {
