@@ -669,26 +669,22 @@ public:
     }
 };
 
-// The vertical pass alone, for uint8 resizes without antialias that keep the
-// width: PyTorch skips the pass along an unchanged dimension (SPEC.md 5.3),
-// where the two-pass kernels run an identity horizontal pass over every
-// input row (2-3x eager's time on NHWC images: bench/RESULTS.md, 2026-11-27
-// late). Each output row sums its taps' input rows directly, as the two-pass
-// kernels' sum over the intermediate does, so results are the same bit for
-// bit. Planar images (x of unit stride), or densely interleaved ones
-// (interleaved_rows channels), whose rows are read as one flat run of
-// values. (With antialias the sum is a reduction over a tap count known at
-// run time, whose vectors along a row that is not a whole number of them
-// end in a scalar loop per tap: 3x slower on the build machine; those keep
-// the two-pass kernels.)
+// The vertical pass alone, for uint8 resizes that keep the width: PyTorch
+// skips the pass along an unchanged dimension (SPEC.md 5.3), where the
+// two-pass kernels run an identity horizontal pass over every input row (2-3x
+// eager's time on NHWC images: bench/RESULTS.md, 2026-11-27 late). Each
+// output row sums its taps' input rows directly, with the two-pass kernels'
+// tap tables and arithmetic, so results are the same bit for bit. Planar
+// rows only: a pass along y alone never mixes a row's values, so the wrapper
+// hands densely interleaved images over as planar ones of one channel, each
+// row one flat run of values.
 class ResizeVertical : public Generator<ResizeVertical> {
 public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
+    GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    // Densely interleaved pixels of this many channels (0 = planar).
-    GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
 
     Input<Buffer<uint8_t, 4>> input{"input"};
     Input<bool> align_corners{"align_corners"};
@@ -697,42 +693,37 @@ public:
     Output<Buffer<uint8_t, 4>> output{"output"};
 
     void generate() {
-        const int channels = interleaved_rows;
-        if (channels > 0) {
-            accept_interleaved(input, channels);
-            accept_interleaved(output, channels);
-        } else {
-            accept_planar(input);
-            accept_planar(output);
-        }
+        accept_planar(input);
+        accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        AxisTaps taps = interpolating_taps(axis_y, filter, UInt(8), y, k);
+        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, UInt(8), y, k)
+                                  : interpolating_taps(axis_y, filter, UInt(8), y, k);
+        if (antialias) taps = with_index_table(taps, k);
 
-        // Value i of input row `row`: interleaved rows as one flat run (i =
-        // x * channels + c; c unused), planar rows as they are.
-        auto value = [&](Expr i, Expr row) {
-            return channels > 0 ? input(i / channels, row, i % channels, n) : input(i, row, c, n);
-        };
         // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
         auto term = [&](Expr tap) {
-            return cast<int32_t>(value(x, taps.tap(tap))) * cast<int32_t>(taps.weight(tap, y));
+            return cast<int32_t>(input(x, taps.tap(tap), c, n)) * cast<int32_t>(taps.weight(tap, y));
         };
         Func sum("sum");
-        Expr total = cast<int32_t>(1) << (taps.shift() - 1);
-        for (int j = 0; j < filter_support(filter); j++) total = total + term(j);
-        sum(x, y, c, n) = total;
-        Expr column = channels > 0 ? x * channels + c : Expr(x);
-        Expr plane = channels > 0 ? Expr(0) : Expr(c);
-        output(x, y, c, n) =
-            cast<uint8_t>(clamp(sum(column, y, plane, n) >> cast<uint32_t>(taps.shift()), 0, 255));
+        Expr init = cast<int32_t>(1) << (taps.shift() - 1);
+        RDom r(0, taps.taps, "r");
+        if (antialias) {
+            sum(x, y, c, n) = init;
+            sum(x, y, c, n) += term(r);
+        } else {
+            Expr total = init;
+            for (int j = 0; j < filter_support(filter); j++) total = total + term(j);
+            sum(x, y, c, n) = total;
+        }
+        output(x, y, c, n) = cast<uint8_t>(clamp(sum(x, y, c, n) >> cast<uint32_t>(taps.shift()), 0, 255));
 
         set_seed_estimates(input, output);
         align_corners.set_estimate(false);
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
         if (!using_autoscheduler()) {
-            VerticalResizeFuncs funcs{output, taps.tables, x, y, c, n, channels};
+            VerticalResizeFuncs funcs{output, sum, taps.tables, x, y, c, n, !antialias, r.x};
             if (taps.largest.defined()) funcs.maxima.push_back({taps.largest, taps.largest_over});
             schedule_resize_vertical_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
         }

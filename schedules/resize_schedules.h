@@ -154,13 +154,14 @@ struct FilteredResizeFuncs {
     std::function<Halide::Expr(int rows)> input_rows_read;
 };
 
-// The vertical pass alone (uint8 resizes without antialias that keep the
-// width; x86): the output, its sums inlined.
+// The vertical pass alone (uint8 resizes that keep the width; x86, planar).
 struct VerticalResizeFuncs {
     Halide::Func output;
+    Halide::Func sum;                  // the accumulator
     std::vector<Halide::Func> tables;  // the vertical tap tables
     Halide::Var x, y, c, n;
-    int channels;                      // densely interleaved pixels of this many channels, 0 = planar
+    bool constant_taps;                // no antialias: sum is pure, and inlined
+    Halide::RVar r;                    // with antialias: the taps sum reduces over
     std::vector<FilteredResizeFuncs::Maximum> maxima;
 };
 

@@ -214,14 +214,13 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 3, 4, 10, 8, 37, 0, 3.7, l});
                 cases.push_back({mode, aa, ac, 1, 3, 11, 13, 22, 26, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 2, 3, 100, 2, 163, 0, 0, l});
-                // Width unchanged: uint8 without antialias runs the vertical
-                // pass alone (x86, planar and NHWC RGB: PyTorch skips the
-                // horizontal pass), also where an explicit scale along x is
-                // not 1; rows
-                // narrower than a vector, a vector and a partial one,
-                // height unchanged too (a copy), 1 pixel wide, several row
-                // tasks, a batch; 4 channels take the two-pass kernels.
-                for (int channels : {1, 3, 4}) {
+                // Width unchanged: uint8 runs the vertical pass alone (x86:
+                // PyTorch skips the horizontal pass; interleaved images as
+                // one flat channel), also where an explicit scale along x
+                // is not 1; rows narrower than a vector, a vector and a
+                // partial one, height unchanged too (a copy), 1 pixel wide,
+                // several row tasks, a batch; 2 channels interleaved too.
+                for (int channels : {1, 2, 3, 4}) {
                     cases.push_back({mode, aa, ac, 1, channels, 37, 50, 20, 50, 0, 0, l});
                     cases.push_back({mode, aa, ac, 2, channels, 13, 130, 40, 130, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 20, 33, 30, 33, 1.5, 1.3, l});

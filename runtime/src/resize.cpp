@@ -22,10 +22,10 @@
 #include "hres_resize_bilinear_f32_rgba_rows.h"
 #include "hres_resize_bilinear_aa_u8_rgb_rows.h"
 #include "hres_resize_bilinear_u8_rgb_rows.h"
-#include "hres_resize_vertical_bicubic_u8_planar.h"
-#include "hres_resize_vertical_bicubic_u8_rgb.h"
-#include "hres_resize_vertical_bilinear_u8_planar.h"
-#include "hres_resize_vertical_bilinear_u8_rgb.h"
+#include "hres_resize_vertical_bicubic_aa_u8.h"
+#include "hres_resize_vertical_bicubic_u8.h"
+#include "hres_resize_vertical_bilinear_aa_u8.h"
+#include "hres_resize_vertical_bilinear_u8.h"
 #include "hres_resize_nearest_exact_f32.h"
 #include "hres_resize_nearest_exact_u8.h"
 #include "hres_resize_nearest_exact_u8_rgb_words.h"
@@ -56,7 +56,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace hres {
 
@@ -98,11 +100,11 @@ constexpr FilteredKernel kFilteredPixelRows[2][2][2] = {
 constexpr FilteredKernel kFilteredRgbBlocks[2][2] = {
     {hres_resize_bilinear_u8_rgb_rows, hres_resize_bilinear_aa_u8_rgb_rows},
     {hres_resize_bicubic_u8_rgb_rows, hres_resize_bicubic_aa_u8_rgb_rows}};
-// uint8 resizes without antialias that keep the width, the vertical pass
-// alone: [rgb][bicubic].
+// uint8 resizes that keep the width, the vertical pass alone, planar rows:
+// [bicubic][antialias].
 constexpr FilteredKernel kVertical[2][2] = {
-    {hres_resize_vertical_bilinear_u8_planar, hres_resize_vertical_bicubic_u8_planar},
-    {hres_resize_vertical_bilinear_u8_rgb, hres_resize_vertical_bicubic_u8_rgb}};
+    {hres_resize_vertical_bilinear_u8, hres_resize_vertical_bilinear_aa_u8},
+    {hres_resize_vertical_bicubic_u8, hres_resize_vertical_bicubic_aa_u8}};
 constexpr FilteredKernel kFilteredCuda[2][2][2] = {
     {{nullptr, hres_resize_bilinear_f32_cuda}, {nullptr, nullptr}},
     {{nullptr, hres_resize_bicubic_f32_cuda}, {nullptr, nullptr}}};
@@ -246,6 +248,25 @@ Status check_scale(double scale, const char *name) {
         return Status::error(std::string(name) + " must be 0 (derive from sizes) or a positive finite factor");
     }
     return {};
+}
+
+// Two images as a pass along y alone sees them, rows of unit stride: planar
+// images as they are, densely interleaved ones (any channel count) as
+// planar images of one channel whose rows are the flat runs of w * c values
+// (that pass never mixes a row's values); nothing where the two do not
+// both have one of these layouts.
+std::optional<std::pair<Image, Image>> planar_rows(const Image &in, const Image &out) {
+    if (in.stride_w == 1 && out.stride_w == 1) return std::pair{in, out};
+    auto interleaved = [](const Image &image) { return image.stride_c == 1 && image.stride_w == image.c; };
+    if (!interleaved(in) || !interleaved(out)) return std::nullopt;
+    auto flat = [](Image image) {
+        image.w *= image.c;
+        image.c = 1;
+        image.stride_w = 1;
+        image.stride_c = image.w;
+        return image;
+    };
+    return std::pair{flat(in), flat(out)};
 }
 
 }  // namespace
@@ -394,18 +415,22 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         const bool rgb_blocks = !device && in.dtype == DType::u8 && in.c == 3 && internal::dense_pixels(in) &&
                                 internal::dense_pixels(out) && in.w >= kTile && out.w >= kTile;
         if (rgb_blocks) kernel = kFilteredRgbBlocks[bicubic][options.antialias];
-        // uint8 resizes without antialias that keep the width: PyTorch
-        // skips the horizontal pass (SPEC.md 5.3), and so do these kernels,
-        // planar or NHWC RGB; the two-pass kernels run an identity pass over
-        // every input row. bench/RESULTS.md (2026-11-27, late) has the
-        // numbers.
-        const bool rgb = internal::dense_rgb_u8(in, out);
-        const bool vertical_only = !device && in.dtype == DType::u8 && !options.antialias && in.w == out.w &&
-                                   (rgb || (in.stride_w == 1 && out.stride_w == 1));
-        if (vertical_only) kernel = kVertical[rgb][bicubic];
+        // uint8 resizes that keep the width: PyTorch skips the horizontal
+        // pass (SPEC.md 5.3), and so do these kernels, over planar rows (the
+        // two-pass kernels run an identity pass over every input row).
+        // bench/RESULTS.md (2026-11-27, late) has the numbers.
+        if (!device && in.dtype == DType::u8 && in.w == out.w) {
+            if (std::optional<std::pair<Image, Image>> rows = planar_rows(in, out)) {
+                HalideView source(rows->first), result(rows->second);
+                return internal::run_kernel("resize", [&] {
+                    return kVertical[bicubic][options.antialias](source.get(), options.align_corners,
+                                                                 options.scale_h, options.scale_w, result.get());
+                });
+            }
+        }
         constexpr int kThreadsPerImage = 4;
-        const bool images_in_turn = !device && !pixel_rows && !vertical_only && in.n > 1 &&
-                                    internal::pool_threads() < kThreadsPerImage * in.n;
+        const bool images_in_turn =
+            !device && !pixel_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
         auto run = [&](halide_buffer_t *source, halide_buffer_t *result) {
             return internal::run_kernel("resize", [&] {
                 return kernel(source, options.align_corners, options.scale_h, options.scale_w, result);
