@@ -158,10 +158,13 @@ struct FilteredResizeFuncs {
 struct VerticalResizeFuncs {
     Halide::Func output;
     Halide::Func sum;                  // the accumulator
+    // Its taps two at a time: without antialias pure Funcs (x, y, c, n) that
+    // sum adds up, with antialias one Func (x, p, y, c, n) it reduces over.
+    std::vector<Halide::Func> pairs;
     std::vector<Halide::Func> tables;  // the vertical tap tables
     Halide::Var x, y, c, n;
     bool constant_taps;                // no antialias: sum is pure, and inlined
-    Halide::RVar r;                    // with antialias: the taps sum reduces over
+    Halide::RVar r;                    // with antialias: the tap pairs sum reduces over
     std::vector<FilteredResizeFuncs::Maximum> maxima;
 };
 

@@ -908,9 +908,10 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 
 // The vertical pass alone: tasks of output rows in parallel (with the
 // planes and images), each output row one dense vector loop along the row,
-// its taps' rows read at the same columns. Without antialias the sum is
-// inlined, its two or four taps written out; with antialias it is a
-// reduction over the taps, computed per output vector. Rows at least a
+// its taps' rows read at the same columns, each pair of taps computed per
+// output vector (pmaddwd). Without antialias the sum is inlined, its one or
+// two pairs written out; with antialias it is a reduction over the pairs,
+// computed per output vector. Rows at least a
 // vector wide end in a vector shifted inwards, so that every vector's sums
 // are whole vectors too (a reduction's guarded tail is a scalar loop per
 // tap: 3.3x the two-pass kernel's time on the build machine when sums
@@ -931,9 +932,12 @@ void schedule_resize_vertical_x86(VerticalResizeFuncs f, const Target &target, c
     };
     loops(f.output.specialize(width >= vec), TailStrategy::ShiftInwards);
     loops(f.output, TailStrategy::GuardWithIf);
-    if (!f.constant_taps) {
+    if (f.constant_taps) {
+        for (Func pair : f.pairs) pair.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    } else {
         f.sum.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
         f.sum.update().reorder(f.x, f.r).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+        f.pairs[0].compute_at(f.sum, f.r).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
 }
 
