@@ -911,11 +911,11 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 // its taps' rows read at the same columns, each pair of taps computed per
 // output vector (pmaddwd). Without antialias the sum is inlined, its one or
 // two pairs written out; with antialias it is a reduction over the pairs,
-// computed per output vector. Rows at least a
-// vector wide end in a vector shifted inwards, so that every vector's sums
-// are whole vectors too (a reduction's guarded tail is a scalar loop per
-// tap: 3.3x the two-pass kernel's time on the build machine when sums
-// covered whole rows); narrower rows take guarded vectors.
+// computed per output vector. Rows at least a vector wide end in a vector
+// shifted inwards, so that every vector's sums are whole vectors too (a
+// reduction's guarded tail is a scalar loop per tap: 3.3x the two-pass
+// kernel's time on the build machine when sums covered whole rows);
+// narrower rows take guarded vectors.
 void schedule_resize_vertical_x86(VerticalResizeFuncs f, const Target &target, const ResizeKnobs &knobs) {
     schedule_tap_tables(f.tables, f.maxima, f.constant_taps, false, target);
     const int vec = vector_width(target, UInt(8), knobs.vector_multiplier);
