@@ -669,12 +669,14 @@ public:
     }
 };
 
-// The vertical pass alone, for uint8 resizes that keep the width: PyTorch
-// skips the pass along an unchanged dimension (SPEC.md 5.3), where the
-// two-pass kernels run an identity horizontal pass over every input row (2-3x
-// eager's time on NHWC images: bench/RESULTS.md, 2026-11-27 late). Each
-// output row sums its taps' input rows directly, with the two-pass kernels'
-// tap tables and arithmetic, so results are the same bit for bit. Planar
+// The vertical pass alone, for resizes that keep the width: PyTorch skips
+// the pass along an unchanged dimension (SPEC.md 5.3) or, for float32
+// without antialias, weighs it as the identity, where the two-pass kernels
+// run an identity horizontal pass over every input row (uint8: 2-3x eager's
+// time on NHWC images, bench/RESULTS.md, 2026-11-27 late; float32: more
+// than a resize along both axes, 2026-11-27 night). Each output row sums its taps'
+// input rows directly, with the two-pass kernels' tap tables and
+// arithmetic, so results are the same bit for bit. Planar
 // rows only: a pass along y alone never mixes a row's values, so the wrapper
 // hands densely interleaved images over as planar ones of one channel, each
 // row one flat run of values.
@@ -685,48 +687,67 @@ public:
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<int> rows_per_task{"rows_per_task", 16};
     GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
+    // With antialias: output vectors per tap of the sum's loop (-1 = the
+    // tuned default: 4 for float32, 1 for uint8). schedules/resize_x86.cpp
+    // has the measurements.
+    GeneratorParam<int> sum_vectors{"sum_vectors", -1};
 
-    Input<Buffer<uint8_t, 4>> input{"input"};
+    Input<Buffer<void, 4>> input{"input"};  // uint8 or float32
     Input<bool> align_corners{"align_corners"};
     Input<double> scale_h{"scale_h"};  // explicit scale factor, <= 0 when not given
     Input<double> scale_w{"scale_w"};  // unused (the width is unchanged): the two-pass kernels' signature
-    Output<Buffer<uint8_t, 4>> output{"output"};
+    Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
+        const Type pixel = input.type();
+        _halide_user_assert(pixel == output.type() && (pixel == UInt(8) || pixel == Float(32)))
+            << "resize_vertical: uint8 or float32, the same in and out";
+        const bool fixed = pixel == UInt(8);
         accept_planar(input);
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, UInt(8), y, k)
-                                  : interpolating_taps(axis_y, filter, UInt(8), y, k);
+        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k)
+                                  : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
 
-        // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
         auto term = [&](Expr tap) {
-            return cast<int32_t>(input(x, taps.tap(tap), c, n)) * cast<int32_t>(taps.weight(tap, y));
+            Expr value = input(x, taps.tap(tap), c, n);
+            if (!fixed) return value * taps.weight(tap, y);
+            return cast<int32_t>(value) * cast<int32_t>(taps.weight(tap, y));
         };
-        // The taps two at a time, each pair a Func of its own that the
-        // schedule computes per output vector: x86 multiplies two int16
-        // pairs and adds the products in one instruction (pmaddwd), which
-        // Halide emits for an Add of two widening multiplies, where a sum
-        // inlined whole is re-nested into single products (as the two-pass
-        // kernels' vertical_pairs). Integer sums: the order changes nothing.
-        // With antialias the sum reduces over pairs (taps past an output's
-        // own weigh 0, filters.h).
+        // uint8: acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0,
+        // 255) (SPEC.md 3.2). The taps two at a time, each pair a Func of
+        // its own that the schedule computes per output vector: x86
+        // multiplies two int16 pairs and adds the products in one
+        // instruction (pmaddwd), which Halide emits for an Add of two
+        // widening multiplies, where a sum inlined whole is re-nested into
+        // single products (as the two-pass kernels' vertical_pairs). Integer
+        // sums: the order changes nothing. With antialias the sum reduces
+        // over pairs (taps past an output's own weigh 0, filters.h).
+        // float32: the taps in order from 0, as PyTorch's float sums.
         Func sum("sum");
-        Expr init = cast<int32_t>(1) << (taps.shift() - 1);
+        Expr init = fixed ? cast<int32_t>(1) << (taps.shift() - 1) : Expr(0.0f);
         Var p("p");
         std::vector<Func> pairs;
-        RDom r(0, (taps.taps + 1) / 2, "r");
+        RDom r(0, fixed ? (taps.taps + 1) / 2 : taps.taps, "r");
         if (antialias) {
-            Func pair("tap_pair");
-            pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
-            pairs.push_back(pair);
             sum(x, y, c, n) = init;
-            sum(x, y, c, n) += pair(x, r, y, c, n);
+            if (fixed) {
+                Func pair("tap_pair");
+                pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
+                pairs.push_back(pair);
+                sum(x, y, c, n) += pair(x, r, y, c, n);
+            } else {
+                sum(x, y, c, n) += term(r);
+            }
         } else {
             Expr total = init;
-            for (int j = 0; j < filter_support(filter); j += 2) {
+            for (int j = 0; j < filter_support(filter); j += fixed ? 2 : 1) {
+                if (!fixed) {
+                    total = total + term(j);
+                    continue;
+                }
                 Func pair("tap_pair_" + std::to_string(j / 2));
                 pair(x, y, c, n) = term(j) + term(j + 1);
                 pairs.push_back(pair);
@@ -734,7 +755,11 @@ public:
             }
             sum(x, y, c, n) = total;
         }
-        output(x, y, c, n) = cast<uint8_t>(clamp(sum(x, y, c, n) >> cast<uint32_t>(taps.shift()), 0, 255));
+        if (fixed) {
+            output(x, y, c, n) = cast<uint8_t>(clamp(sum(x, y, c, n) >> cast<uint32_t>(taps.shift()), 0, 255));
+        } else {
+            output(x, y, c, n) = sum(x, y, c, n);
+        }
 
         set_seed_estimates(input, output);
         align_corners.set_estimate(false);
@@ -743,7 +768,9 @@ public:
         if (!using_autoscheduler()) {
             VerticalResizeFuncs funcs{output, sum, pairs, taps.tables, x, y, c, n, !antialias, r.x};
             if (taps.largest.defined()) funcs.maxima.push_back({taps.largest, taps.largest_over});
-            schedule_resize_vertical_x86(funcs, get_target(), {rows_per_task, vector_multiplier});
+            ResizeKnobs knobs{rows_per_task, vector_multiplier};
+            knobs.vertical_vectors = sum_vectors >= 0 ? std::max(1, int(sum_vectors)) : (fixed ? 1 : 4);
+            schedule_resize_vertical_x86(funcs, get_target(), knobs);
         }
     }
 };

@@ -908,36 +908,62 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
 
 // The vertical pass alone: tasks of output rows in parallel (with the
 // planes and images), each output row one dense vector loop along the row,
-// its taps' rows read at the same columns, each pair of taps computed per
-// output vector (pmaddwd). Without antialias the sum is inlined, its one or
-// two pairs written out; with antialias it is a reduction over the pairs,
-// computed per output vector. Rows at least a vector wide end in a vector
-// shifted inwards, so that every vector's sums are whole vectors too (a
-// reduction's guarded tail is a scalar loop per tap: 3.3x the two-pass
-// kernel's time on the build machine when sums covered whole rows);
-// narrower rows take guarded vectors.
+// its taps' rows read at the same columns; uint8 computes each pair of taps
+// per output vector (pmaddwd), float32 multiplies and adds tap by tap.
+// Without antialias the sum is inlined, its taps (or one or two pairs)
+// written out; with antialias it is a reduction over the taps (pairs),
+// computed per block of `vertical_vectors` output vectors. Rows at least a
+// block (a vector) wide end in a block shifted inwards, so that every
+// vector's sums are whole vectors too (a reduction's guarded tail is a
+// scalar loop per tap: 3.3x the two-pass kernel's time on the build machine
+// when sums covered whole rows); narrower rows take guarded vectors.
+// float32 sums 4 vectors per tap: one vector's adds wait on each other (4
+// cycles each), four overlap. Single-kernel harness, 3 interleaved rounds,
+// 1 thread, nchw, us:
+// - build machine (AMD EPYC, AVX2 entry), 2026-11-27, bicubic+aa
+//   1x3x345x456, 1, 2, 4, 8 vectors: -> 270x456 355-403, 178-247,
+//   148-199, 160-195; -> 456x456 452-467, 315-325, 189-245, 231-238;
+// - H200 machine's host (Sapphire Rapids entry), 2026-11-27, 1, 2, 4, 8
+//   vectors: bilinear+aa 1x3x345x456 -> 270x456 161-215, 139-177,
+//   150-171, 155-173, 1x3x1080x1920 -> 540x1920 2530-2570, 1662-1898,
+//   1560-2005, 1675-2329; bicubic+aa (1, 4, 8) -> 270x456 199-259,
+//   182-198, 152-185, 1x3x1080x1920 -> 540x1920 3957-4286, 2250-2562,
+//   2186-2500.
+// uint8 lost with more (its pairs stored per block): build machine,
+// bilinear+aa -> 270x456 202-211 at 1, 287-292 at 2, 252-262 at 4; H200
+// host, 1 and 2 vectors, bilinear+aa 1x3x1080x1920 -> 540x1920 866-1177
+// and 1166-1695, bicubic+aa 1248-1812 and 1660-2236.
 void schedule_resize_vertical_x86(VerticalResizeFuncs f, const Target &target, const ResizeKnobs &knobs) {
     schedule_tap_tables(f.tables, f.maxima, f.constant_taps, false, target);
-    const int vec = vector_width(target, UInt(8), knobs.vector_multiplier);
-    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), plane("plane"), task("task");
+    const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
+    const int vectors = f.constant_taps ? 1 : knobs.vertical_vectors;
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), plane("plane"), task("task"), xv("xv");
     const Expr width = f.output.output_buffer().dim(0).extent();
-    auto loops = [&](Stage s, TailStrategy tail) {
-        s.split(f.x, xo, xi, vec, tail)
+    auto loops = [&](Stage s, int lanes, TailStrategy tail) {
+        s.split(f.x, xo, xi, lanes, tail)
+            .split(xi, xv, xi, vec)
             .vectorize(xi)
             .split(f.y, yo, yi, knobs.rows_per_task, TailStrategy::GuardWithIf)
-            .reorder(xi, xo, yi, yo, f.c, f.n)
+            .reorder(xi, xv, xo, yi, yo, f.c, f.n)
             .fuse(yo, f.c, plane)
             .fuse(plane, f.n, task)
             .parallel(task);
     };
-    loops(f.output.specialize(width >= vec), TailStrategy::ShiftInwards);
-    loops(f.output, TailStrategy::GuardWithIf);
+    if (vectors > 1) loops(f.output.specialize(width >= vec * vectors), vec * vectors, TailStrategy::ShiftInwards);
+    loops(f.output.specialize(width >= vec), vec, TailStrategy::ShiftInwards);
+    loops(f.output, vec, TailStrategy::GuardWithIf);
     if (f.constant_taps) {
         for (Func pair : f.pairs) pair.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     } else {
+        // Each tap's row is read for `vectors` output vectors at once, so
+        // that their sums (float32 adds, each waiting on the last) overlap.
         f.sum.compute_at(f.output, xo).vectorize(f.x, vec, TailStrategy::GuardWithIf);
-        f.sum.update().reorder(f.x, f.r).vectorize(f.x, vec, TailStrategy::GuardWithIf);
-        f.pairs[0].compute_at(f.sum, f.r).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+        f.sum.update()
+            .split(f.x, xv, f.x, vec, TailStrategy::GuardWithIf)
+            .reorder(f.x, xv, f.r)
+            .vectorize(f.x)
+            .unroll(xv);
+        for (Func pair : f.pairs) pair.compute_at(f.sum, f.r).vectorize(f.x, vec, TailStrategy::GuardWithIf);
     }
 }
 

@@ -214,16 +214,19 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 3, 4, 10, 8, 37, 0, 3.7, l});
                 cases.push_back({mode, aa, ac, 1, 3, 11, 13, 22, 26, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 2, 3, 100, 2, 163, 0, 0, l});
-                // Width unchanged: uint8 runs the vertical pass alone (x86:
-                // PyTorch skips the horizontal pass; interleaved images as
-                // one flat channel), also where an explicit scale along x
-                // is not 1; rows narrower than a vector, a vector and a
-                // partial one, height unchanged too (a copy), 1 pixel wide,
-                // several row tasks, a batch; 2 channels interleaved too.
+                // Width unchanged: the vertical pass alone (x86: PyTorch
+                // skips the horizontal pass; interleaved images as one flat
+                // channel), uint8 also where an explicit scale along x is
+                // not 1, which float32 bicubic without antialias applies
+                // (two passes) unless it is exactly 1; rows narrower than a
+                // vector, a vector and a partial one, height unchanged too
+                // (a copy), 1 pixel wide, several row tasks, a batch; 2
+                // channels interleaved too.
                 for (int channels : {1, 2, 3, 4}) {
                     cases.push_back({mode, aa, ac, 1, channels, 37, 50, 20, 50, 0, 0, l});
                     cases.push_back({mode, aa, ac, 2, channels, 13, 130, 40, 130, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 20, 33, 30, 33, 1.5, 1.3, l});
+                    cases.push_back({mode, aa, ac, 1, channels, 21, 19, 30, 19, 1.5, 1.0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 30, 65, 30, 65, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 9, 1, 4, 1, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 200, 70, 97, 70, 0, 0, l});
@@ -256,6 +259,7 @@ TEST(ResizeVsReference, BatchesAtThreadCounts) {
                 check_fixed<float>({mode, aa, false, 3, 3, 70, 90, 41, 53, 0, 0, l});
                 check_fixed<float>({mode, aa, false, 3, 3, 90, 70, 30, 45, 0, 0, l});  // vertical first (x86)
                 check_fixed<uint8_t>({mode, aa, false, 3, 3, 70, 90, 41, 90, 0, 0, l});  // vertical pass alone
+                check_fixed<float>({mode, aa, false, 3, 3, 70, 90, 41, 90, 0, 0, l});
             }
         }
     }

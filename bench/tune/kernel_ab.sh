@@ -9,8 +9,8 @@
 #   bench/tune/kernel_ab.sh build DIR GENERATOR TYPE TARGET 'PARAMS' ['PARAMS'...]
 #   bench/tune/kernel_ab.sh run DIR 'N C H W OH OW' [nchw|nhwc] [ROUNDS] [THREADS] [SECONDS]
 #
-# GENERATOR: resize_nearest, resize_filtered or affine_grid_sample; TYPE:
-# uint8 or float32; TARGET: a Halide x86 target (one entry of
+# GENERATOR: resize_nearest, resize_filtered, resize_vertical (nchw only)
+# or affine_grid_sample; TYPE: uint8 or float32; TARGET: a Halide x86 target (one entry of
 # HRES_X86_TARGETS in cmake/HresKernels.cmake, e.g. x86-64-linux-sse41-avx-
 # avx2-fma-f16c; for an entry that a kernel's LLVM_VECTORIZER names,
 # append -enable_llvm_loop_opt as that build does); PARAMS: the
@@ -34,7 +34,7 @@ build)
     shift 5
     case $gen in
     resize_nearest) kind=1 ;;
-    resize_filtered) kind=2 ;;
+    resize_filtered | resize_vertical) kind=2 ;;
     affine_grid_sample) kind=3 ;;
     *) echo "$0: unsupported generator $gen" >&2; exit 2 ;;
     esac

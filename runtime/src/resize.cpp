@@ -22,9 +22,13 @@
 #include "hres_resize_bilinear_f32_rgba_rows.h"
 #include "hres_resize_bilinear_aa_u8_rgb_rows.h"
 #include "hres_resize_bilinear_u8_rgb_rows.h"
+#include "hres_resize_vertical_bicubic_aa_f32.h"
 #include "hres_resize_vertical_bicubic_aa_u8.h"
+#include "hres_resize_vertical_bicubic_f32.h"
 #include "hres_resize_vertical_bicubic_u8.h"
+#include "hres_resize_vertical_bilinear_aa_f32.h"
 #include "hres_resize_vertical_bilinear_aa_u8.h"
+#include "hres_resize_vertical_bilinear_f32.h"
 #include "hres_resize_vertical_bilinear_u8.h"
 #include "hres_resize_nearest_exact_f32.h"
 #include "hres_resize_nearest_exact_u8.h"
@@ -100,11 +104,13 @@ constexpr FilteredKernel kFilteredPixelRows[2][2][2] = {
 constexpr FilteredKernel kFilteredRgbBlocks[2][2] = {
     {hres_resize_bilinear_u8_rgb_rows, hres_resize_bilinear_aa_u8_rgb_rows},
     {hres_resize_bicubic_u8_rgb_rows, hres_resize_bicubic_aa_u8_rgb_rows}};
-// uint8 resizes that keep the width, the vertical pass alone, planar rows:
-// [bicubic][antialias].
-constexpr FilteredKernel kVertical[2][2] = {
-    {hres_resize_vertical_bilinear_u8, hres_resize_vertical_bilinear_aa_u8},
-    {hres_resize_vertical_bicubic_u8, hres_resize_vertical_bicubic_aa_u8}};
+// Resizes that keep the width, the vertical pass alone, planar rows:
+// [bicubic][antialias][dtype].
+constexpr FilteredKernel kVertical[2][2][2] = {
+    {{hres_resize_vertical_bilinear_u8, hres_resize_vertical_bilinear_f32},
+     {hres_resize_vertical_bilinear_aa_u8, hres_resize_vertical_bilinear_aa_f32}},
+    {{hres_resize_vertical_bicubic_u8, hres_resize_vertical_bicubic_f32},
+     {hres_resize_vertical_bicubic_aa_u8, hres_resize_vertical_bicubic_aa_f32}}};
 constexpr FilteredKernel kFilteredCuda[2][2][2] = {
     {{nullptr, hres_resize_bilinear_f32_cuda}, {nullptr, nullptr}},
     {{nullptr, hres_resize_bicubic_f32_cuda}, {nullptr, nullptr}}};
@@ -248,6 +254,17 @@ Status check_scale(double scale, const char *name) {
         return Status::error(std::string(name) + " must be 0 (derive from sizes) or a positive finite factor");
     }
     return {};
+}
+
+// Whether a resize that keeps the width leaves every row's values as they
+// are along x (generators/filters.h, which holds the rule): PyTorch's uint8,
+// antialiased and float32 bilinear paths take an unchanged axis as the
+// identity; float32 bicubic without antialias evaluates its formula, which
+// is the identity where the axis' scale is exactly 1 (no explicit factor,
+// or one that is 1 in float32, or align_corners, which ignores it).
+bool horizontal_pass_is_identity(DType dtype, bool bicubic, const ResizeOptions &options) {
+    if (dtype == DType::u8 || options.antialias || !bicubic) return true;
+    return options.align_corners || options.scale_w <= 0 || static_cast<float>(1.0 / options.scale_w) == 1.0f;
 }
 
 // Two images as a pass along y alone sees them, rows of unit stride: planar
@@ -415,16 +432,18 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         const bool rgb_blocks = !device && in.dtype == DType::u8 && in.c == 3 && internal::dense_pixels(in) &&
                                 internal::dense_pixels(out) && in.w >= kTile && out.w >= kTile;
         if (rgb_blocks) kernel = kFilteredRgbBlocks[bicubic][options.antialias];
-        // uint8 resizes that keep the width: PyTorch skips the horizontal
-        // pass (SPEC.md 5.3), and so do these kernels, over planar rows (the
+        // Resizes that keep the width: PyTorch skips the horizontal pass
+        // (SPEC.md 5.3), and so do these kernels, over planar rows (the
         // two-pass kernels run an identity pass over every input row).
-        // bench/RESULTS.md (2026-11-27, late) has the numbers.
-        if (!device && in.dtype == DType::u8 && in.w == out.w) {
+        // bench/RESULTS.md (2026-11-27, late; night for float32) has
+        // the numbers.
+        if (!device && in.w == out.w && horizontal_pass_is_identity(in.dtype, bicubic, options)) {
             if (std::optional<std::pair<Image, Image>> rows = planar_rows(in, out)) {
                 HalideView source(rows->first), result(rows->second);
                 return internal::run_kernel("resize", [&] {
-                    return kVertical[bicubic][options.antialias](source.get(), options.align_corners,
-                                                                 options.scale_h, options.scale_w, result.get());
+                    return kVertical[bicubic][options.antialias][dtype](source.get(), options.align_corners,
+                                                                        options.scale_h, options.scale_w,
+                                                                        result.get());
                 });
             }
         }
