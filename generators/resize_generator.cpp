@@ -674,12 +674,12 @@ public:
 // without antialias, weighs it as the identity, where the two-pass kernels
 // run an identity horizontal pass over every input row (uint8: 2-3x eager's
 // time on NHWC images, bench/RESULTS.md, 2026-11-27 late; float32: more
-// than a resize along both axes, 2026-11-27 night). Each output row sums its taps'
-// input rows directly, with the two-pass kernels' tap tables and
-// arithmetic, so results are the same bit for bit. Planar
-// rows only: a pass along y alone never mixes a row's values, so the wrapper
-// hands densely interleaved images over as planar ones of one channel, each
-// row one flat run of values.
+// than a resize along both axes, 2026-11-27 night). Each output row sums
+// its taps' input rows directly, with the two-pass kernels' tap tables and
+// arithmetic, so results are the same bit for bit. Planar rows only: a pass
+// along y alone never mixes a row's values, so the wrapper hands densely
+// interleaved images over as planar ones of one channel, each row one flat
+// run of values.
 class ResizeVertical : public Generator<ResizeVertical> {
 public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
@@ -725,7 +725,7 @@ public:
         // single products (as the two-pass kernels' vertical_pairs). Integer
         // sums: the order changes nothing. With antialias the sum reduces
         // over pairs (taps past an output's own weigh 0, filters.h).
-        // float32: the taps in order from 0, as PyTorch's float sums.
+        // float32: the two-pass kernels' float32 sum of the same products.
         Func sum("sum");
         Expr init = fixed ? cast<int32_t>(1) << (taps.shift() - 1) : Expr(0.0f);
         Var p("p");

@@ -10,9 +10,9 @@
 #   bench/tune/kernel_ab.sh run DIR 'N C H W OH OW' [nchw|nhwc] [ROUNDS] [THREADS] [SECONDS]
 #
 # GENERATOR: resize_nearest, resize_filtered, resize_vertical (nchw only)
-# or affine_grid_sample; TYPE: uint8 or float32; TARGET: a Halide x86 target (one entry of
-# HRES_X86_TARGETS in cmake/HresKernels.cmake, e.g. x86-64-linux-sse41-avx-
-# avx2-fma-f16c; for an entry that a kernel's LLVM_VECTORIZER names,
+# or affine_grid_sample; TYPE: uint8 or float32; TARGET: a Halide x86
+# target (one entry of HRES_X86_TARGETS in cmake/HresKernels.cmake, e.g.
+# x86-64-linux-sse41-avx-avx2-fma-f16c; for an entry that a kernel's LLVM_VECTORIZER names,
 # append -enable_llvm_loop_opt as that build does); PARAMS: the
 # generator params of a variant, e.g.
 # 'filter=bilinear antialias=false horizontal_lanes=16' ('' = the defaults).

@@ -433,10 +433,10 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
                                 internal::dense_pixels(out) && in.w >= kTile && out.w >= kTile;
         if (rgb_blocks) kernel = kFilteredRgbBlocks[bicubic][options.antialias];
         // Resizes that keep the width: PyTorch skips the horizontal pass
-        // (SPEC.md 5.3), and so do these kernels, over planar rows (the
-        // two-pass kernels run an identity pass over every input row).
-        // bench/RESULTS.md (2026-11-27, late; night for float32) has
-        // the numbers.
+        // (SPEC.md 5.3) or weighs it as the identity, and these kernels
+        // leave it out, over planar rows (the two-pass kernels run an
+        // identity pass over every input row). bench/RESULTS.md (2026-11-27,
+        // late; night for float32) has the numbers.
         if (!device && in.w == out.w && horizontal_pass_is_identity(in.dtype, bicubic, options)) {
             if (std::optional<std::pair<Image, Image>> rows = planar_rows(in, out)) {
                 HalideView source(rows->first), result(rows->second);
