@@ -30,6 +30,53 @@ void set_seed_estimates(In &input, Out &output) {
     output.set_estimates({{0, 270}, {0, 270}, {0, 3}, {0, 1}});
 }
 
+// A tap's contribution to a pass' sum: uint8 widens pixel and int16 weight
+// to int32 (SPEC.md 3.2), float32 multiplies.
+using Product = std::function<Expr(Expr, Expr)>;
+Expr fixed_point_product(Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); }
+Expr float_product(Expr pixel, Expr w) { return pixel * w; }
+
+// A pass: sum(x, y, c, n) = init + product(pixel(tap), weight) over the
+// axis' taps, in tap order. With antialias a reduction over the tap tables
+// (`r` runs over them); without, the filter's constant taps written out: a
+// pure Func, which a schedule can inline, so that each output sums its taps
+// directly (CUDA) and vectors end in predicated tails (x86; a reduction's
+// tails are scalar loops there). With `pairs`, the taps two at a time, each
+// pair a Func appended there; with antialias `r` then runs over the pairs,
+// taps 2r and 2r + 1 (the tables extend past the taps with zero weights).
+void define_tap_sum(Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel, Expr init,
+                    const Product &product, bool antialias, Filter filter, std::vector<Func> *pairs, Var x, Var y,
+                    Var c, Var n) {
+    auto term = [&](Expr k) { return product(pixel(taps.tap(k)), taps.weight(k, taps.i)); };
+    if (antialias) {
+        sum(x, y, c, n) = init;
+        if (pairs) {
+            Var p("p");
+            Func pair(sum.name() + "_pair");
+            pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
+            pairs->push_back(pair);
+            sum(x, y, c, n) += pair(x, r, y, c, n);
+        } else {
+            sum(x, y, c, n) += term(r);
+        }
+        return;
+    }
+    Expr total = init;
+    const int support = filter_support(filter);
+    for (int j = 0; j < support; j++) {
+        if (pairs && j + 1 < support) {
+            Func pair(sum.name() + "_pair_" + std::to_string(j / 2));
+            pair(x, y, c, n) = term(j) + term(j + 1);
+            pairs->push_back(pair);
+            total = total + pair(x, y, c, n);
+            j++;
+        } else {
+            total = total + term(j);
+        }
+    }
+    sum(x, y, c, n) = total;
+}
+
 // nearest and nearest-exact: a pure gather (SPEC.md 2).
 class ResizeNearest : public Generator<ResizeNearest> {
 public:
@@ -458,19 +505,13 @@ public:
         RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
         Func clamped_columns("clamped_columns"), column_pairs("column_pairs"), source_rows("source_rows");
 
-        // A pass: sum = init + product(pixel, weight) over the axis' taps, in
-        // tap order. With antialias a reduction over the tap tables; without,
-        // the filter's constant taps written out: a pure Func, which a
-        // schedule can inline, so that each output sums its taps directly
-        // (CUDA) and vectors end in predicated tails (x86; a reduction's
-        // tails are scalar loops there).
+        // The passes' sums (define_tap_sum).
         Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
         // The vertical pass first (float32 on x86): resized_y is input-wide.
         Func sum_y_first("sum_y_first"), resized_y("resized_y"), sum_x_second("sum_x_second");
         Func resized_yx("resized_yx");
         Func resized_y_rows("resized_y_rows");  // interleaved_rows: resized_y's flat rows
         Expr vertical_first;  // undefined where only the horizontal-first order is built
-        using Product = std::function<Expr(Expr, Expr)>;
         // The vertical uint8 pass on x86: its taps in pairs, each pair's two
         // products summed in a Func of its own, which the schedule computes
         // per output vector. x86 multiplies two int16 pairs and adds the
@@ -485,39 +526,9 @@ public:
         std::vector<Func> tap_pairs_y;
         RDom rpair_y(0, (taps_y.taps + 1) / 2, "rpair_y");
         const RVar r_y = antialias && pairs_y ? rpair_y.x : ry.x;  // the vertical reduction's taps or pairs
-        // With `pairs`, the sum's taps two at a time, each pair a Func
-        // appended there; with antialias `r` then runs over the pairs, taps
-        // 2r and 2r + 1 (the tables extend past the taps with zero weights).
         auto define_sum = [&](Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel,
                               Expr init, const Product &product, std::vector<Func> *pairs) {
-            auto term = [&](Expr k) { return product(pixel(taps.tap(k)), taps.weight(k, taps.i)); };
-            if (antialias) {
-                sum(x, y, c, n) = init;
-                if (pairs) {
-                    Var p("p");
-                    Func pair(sum.name() + "_pair");
-                    pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
-                    pairs->push_back(pair);
-                    sum(x, y, c, n) += pair(x, r, y, c, n);
-                } else {
-                    sum(x, y, c, n) += term(r);
-                }
-            } else {
-                Expr total = init;
-                const int support = filter_support(filter);
-                for (int j = 0; j < support; j++) {
-                    if (pairs && j + 1 < support) {
-                        Func pair(sum.name() + "_pair_" + std::to_string(j / 2));
-                        pair(x, y, c, n) = term(j) + term(j + 1);
-                        pairs->push_back(pair);
-                        total = total + pair(x, y, c, n);
-                        j++;
-                    } else {
-                        total = total + term(j);
-                    }
-                }
-                sum(x, y, c, n) = total;
-            }
+            define_tap_sum(sum, taps, r, pixel, init, product, antialias, filter, pairs, x, y, c, n);
         };
         auto input_column = [&](Expr tap) { return input(tap, y, c, n); };
         auto resized_row = [&](Expr tap) { return resized_x(x, tap, c, n); };
@@ -526,7 +537,7 @@ public:
             // p shifts as unsigned: Halide shifts by a signed amount either
             // way (a left and a right shift and a select per vector); 6-7%
             // of the uint8 bilinear/bicubic time on the build machine.
-            Product widened_product = [](Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); };
+            const Product widened_product = fixed_point_product;
             Expr init_x = cast<int32_t>(1) << (taps_x.shift() - 1);
             if (paired) {
                 // x86 multiplies two int16 pairs and adds the products in one
@@ -576,7 +587,7 @@ public:
             output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
-            Product product = [](Expr pixel, Expr w) { return pixel * w; };
+            const Product product = float_product;
             define_sum(sum_x, taps_x, rx, input_column, 0.0f, product, nullptr);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
@@ -711,11 +722,6 @@ public:
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
 
-        auto term = [&](Expr tap) {
-            Expr value = input(x, taps.tap(tap), c, n);
-            if (!fixed) return value * taps.weight(tap, y);
-            return cast<int32_t>(value) * cast<int32_t>(taps.weight(tap, y));
-        };
         // uint8: acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0,
         // 255) (SPEC.md 3.2). The taps two at a time, each pair a Func of
         // its own that the schedule computes per output vector: x86
@@ -728,33 +734,11 @@ public:
         // float32: the two-pass kernels' float32 sum of the same products.
         Func sum("sum");
         Expr init = fixed ? cast<int32_t>(1) << (taps.shift() - 1) : Expr(0.0f);
-        Var p("p");
         std::vector<Func> pairs;
         RDom r(0, fixed ? (taps.taps + 1) / 2 : taps.taps, "r");
-        if (antialias) {
-            sum(x, y, c, n) = init;
-            if (fixed) {
-                Func pair("tap_pair");
-                pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
-                pairs.push_back(pair);
-                sum(x, y, c, n) += pair(x, r, y, c, n);
-            } else {
-                sum(x, y, c, n) += term(r);
-            }
-        } else {
-            Expr total = init;
-            for (int j = 0; j < filter_support(filter); j += fixed ? 2 : 1) {
-                if (!fixed) {
-                    total = total + term(j);
-                    continue;
-                }
-                Func pair("tap_pair_" + std::to_string(j / 2));
-                pair(x, y, c, n) = term(j) + term(j + 1);
-                pairs.push_back(pair);
-                total = total + pair(x, y, c, n);
-            }
-            sum(x, y, c, n) = total;
-        }
+        define_tap_sum(sum, taps, r.x, [&](Expr tap) { return input(x, tap, c, n); }, init,
+                       fixed ? fixed_point_product : float_product, antialias, filter, fixed ? &pairs : nullptr, x,
+                       y, c, n);
         if (fixed) {
             output(x, y, c, n) = cast<uint8_t>(clamp(sum(x, y, c, n) >> cast<uint32_t>(taps.shift()), 0, 255));
         } else {

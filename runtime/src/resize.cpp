@@ -323,8 +323,23 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
     }
     case Interp::bilinear:
     case Interp::bicubic: {
-        HalideView input(in), output(out);
         const bool bicubic = options.mode == Interp::bicubic;
+        // Resizes that keep the width: PyTorch skips the horizontal pass
+        // (SPEC.md 5.3) or weighs it as the identity, and these kernels
+        // leave it out, over planar rows (the two-pass kernels run an
+        // identity pass over every input row). bench/RESULTS.md (2026-11-27,
+        // late; night for float32) has the numbers.
+        if (!device && in.w == out.w && horizontal_pass_is_identity(in.dtype, bicubic, options)) {
+            if (std::optional<std::pair<Image, Image>> rows = planar_rows(in, out)) {
+                HalideView source(rows->first), result(rows->second);
+                return internal::run_kernel("resize", [&] {
+                    return kVertical[bicubic][options.antialias][dtype](source.get(), options.align_corners,
+                                                                        options.scale_h, options.scale_w,
+                                                                        result.get());
+                });
+            }
+        }
+        HalideView input(in), output(out);
         FilteredKernel kernel = (device ? kFilteredCuda : kFiltered)[bicubic][options.antialias][dtype];
         if (!kernel) {
             return resize_tabled_cuda(kTabledCuda[bicubic][options.antialias][dtype],
@@ -432,21 +447,6 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         const bool rgb_blocks = !device && in.dtype == DType::u8 && in.c == 3 && internal::dense_pixels(in) &&
                                 internal::dense_pixels(out) && in.w >= kTile && out.w >= kTile;
         if (rgb_blocks) kernel = kFilteredRgbBlocks[bicubic][options.antialias];
-        // Resizes that keep the width: PyTorch skips the horizontal pass
-        // (SPEC.md 5.3) or weighs it as the identity, and these kernels
-        // leave it out, over planar rows (the two-pass kernels run an
-        // identity pass over every input row). bench/RESULTS.md (2026-11-27,
-        // late; night for float32) has the numbers.
-        if (!device && in.w == out.w && horizontal_pass_is_identity(in.dtype, bicubic, options)) {
-            if (std::optional<std::pair<Image, Image>> rows = planar_rows(in, out)) {
-                HalideView source(rows->first), result(rows->second);
-                return internal::run_kernel("resize", [&] {
-                    return kVertical[bicubic][options.antialias][dtype](source.get(), options.align_corners,
-                                                                        options.scale_h, options.scale_w,
-                                                                        result.get());
-                });
-            }
-        }
         constexpr int kThreadsPerImage = 4;
         const bool images_in_turn =
             !device && !pixel_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
