@@ -109,6 +109,11 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "core_scaling: unknown kind %s\n", kind);
         return 2;
     }
+    const bool wide = work != scalar_work && work != avx2_work;
+    if ((work == avx2_work && !__builtin_cpu_supports("avx2")) || (wide && !__builtin_cpu_supports("avx512bw"))) {
+        std::fprintf(stderr, "core_scaling: this CPU lacks the instructions of kind %s\n", kind);
+        return 1;
+    }
     const int threads = std::atoi(argv[2]);
     const int rounds = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
     std::vector<double> seconds;
