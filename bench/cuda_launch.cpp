@@ -181,23 +181,26 @@ int main(int argc, char **argv) {
 
     struct Resize {
         const char *what;
+        hres::DType dtype;
         int n, h, w, oh, ow;
         hres::Interp mode;
         bool antialias;
         hres::Image src, dst;
         hres::ResizeOptions options;
     };
+    constexpr hres::DType f32 = hres::DType::f32, u8 = hres::DType::u8;
+    constexpr hres::Interp nearest = hres::Interp::nearest, bilinear = hres::Interp::bilinear;
     Resize resizes[] = {
-        {"nearest f32 1x3x300x400 -> 600x700: hres::resize", 1, 300, 400, 600, 700, hres::Interp::nearest, false},
-        {"bilinear f32 1x3x345x456 -> 270x270: hres::resize", 1, 345, 456, 270, 270, hres::Interp::bilinear, false},
-        {"bilinear+aa f32 1x3x345x456 -> 270x270: hres::resize", 1, 345, 456, 270, 270, hres::Interp::bilinear,
-         true},
-        {"bilinear+aa f32 4x3x345x456 -> 270x270: hres::resize", 4, 345, 456, 270, 270, hres::Interp::bilinear,
-         true},
+        {"nearest f32 1x3x300x400 -> 600x700: hres::resize", f32, 1, 300, 400, 600, 700, nearest, false},
+        {"bilinear f32 1x3x345x456 -> 270x270: hres::resize", f32, 1, 345, 456, 270, 270, bilinear, false},
+        // uint8 takes its tap tables from the wrapper's device cache.
+        {"bilinear u8 1x3x345x456 -> 270x270: hres::resize", u8, 1, 345, 456, 270, 270, bilinear, false},
+        {"bilinear+aa f32 1x3x345x456 -> 270x270: hres::resize", f32, 1, 345, 456, 270, 270, bilinear, true},
+        {"bilinear+aa f32 4x3x345x456 -> 270x270: hres::resize", f32, 4, 345, 456, 270, 270, bilinear, true},
     };
     for (Resize &r : resizes) {
-        r.src = device_image(hres::DType::f32, r.n, 3, r.h, r.w);
-        r.dst = device_image(hres::DType::f32, r.n, 3, r.oh, r.ow);
+        r.src = device_image(r.dtype, r.n, 3, r.h, r.w);
+        r.dst = device_image(r.dtype, r.n, 3, r.oh, r.ow);
         r.options.mode = r.mode;
         r.options.antialias = r.antialias;
         cases.push_back({r.what, [&r] { return hres::resize(r.src, r.dst, r.options).ok(); }, hres_wait});
