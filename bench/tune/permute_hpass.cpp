@@ -265,6 +265,9 @@ __attribute__((noinline, optimize("no-tree-vectorize"))) void pass_scalar(const 
 // Per chunk of 16 output values of a row: the window's first byte, and per
 // pair of taps 64 permute indices (bytes 0 and 2 of each int32 lane; 1 and
 // 3 are zeroed by the mask) and 16 weight pairs.
+// Pairs of taps the permute pass sums (more: the scalar pass).
+constexpr int kMaxPairs = 4;
+
 struct Chunks {
     int pairs = 0;
     std::vector<int> base;  // -1: the scalar sum
@@ -283,7 +286,7 @@ Chunks chunks_of(const Taps &t, int in_w, int out_w) {
             lo = std::min(lo, t.xmin[x] * kChannels + c);
             hi = std::max(hi, (t.xmin[x] + std::max(t.xsize[x], 1) - 1) * kChannels + c);
         }
-        int base = hi - lo < 64 ? std::min(lo, row_bytes - 64) : -1;
+        const int base = ch.pairs <= kMaxPairs && hi - lo < 64 ? std::min(lo, row_bytes - 64) : -1;
         ch.base.push_back(base);
         for (int j = 0; j < ch.pairs; j++) {
             for (int i = 0; i < 16; i++) {
@@ -359,7 +362,7 @@ void pass_permute(const uint8_t *in, int in_w, uint8_t *out, int out_w, int rows
     case 2: return pass_permute_pairs<2>(in, in_w, out, out_w, rows, t, ch);
     case 3: return pass_permute_pairs<3>(in, in_w, out, out_w, rows, t, ch);
     case 4: return pass_permute_pairs<4>(in, in_w, out, out_w, rows, t, ch);
-    default: return pass_scalar(in, in_w, out, out_w, rows, t);
+    default: return pass_scalar(in, in_w, out, out_w, rows, t);  // more than kMaxPairs
     }
 }
 
