@@ -321,6 +321,21 @@ public:
     // ones (and interleaved) of all planes' (0 = never).
     GeneratorParam<int> horizontal_plane_tasks_from{"horizontal_plane_tasks_from", 1024};
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
+    // With antialias: tap loops as long as the span bound (1) or PyTorch's
+    // (0) (filters.h, antialias_taps; equal results). -1 = the tuned
+    // default: the span bound for uint8 on x86 and bicubic on CUDA. 2026-11-28,
+    // bilinear at 1x3x345x456 -> 270x270 has 4 and 3 taps instead of 5,
+    // bicubic 7 and 6 instead of 9 and 7. Build machine (AVX2 entry),
+    // single-kernel harness, PyTorch's -> span, us: uint8 bilinear+aa NCHW
+    // 267-505 -> 223-406, NHWC 457-469 -> 417-419, bicubic+aa NHWC 580-596
+    // -> 555-574; the vertical-only kernel, bilinear+aa -> 270x456, 204-210
+    // -> 151-158. H100 (cuda_ab.sh, best of 3): bicubic+aa 0.88-0.95x on
+    // every 345x456 row, but bilinear+aa 1.05-1.20x (its loops, unrolled by
+    // 5, then end in a guarded partial round), 540x960 rows within 1%.
+    // float32 on x86 was mixed (H100 host, 3 rounds: bilinear+aa NCHW
+    // 429-514 -> 517-613 us, bicubic+aa NCHW 641-686 -> 458-669; build
+    // machine within the noise), so it keeps PyTorch's.
+    GeneratorParam<int> span_taps{"span_taps", -1};
     // x86, horizontal pass first: the batch's images in parallel, each
     // image's passes nested inside (1), or one image after another (0).
     // schedules/resize_x86.cpp has the measurements.
@@ -456,9 +471,12 @@ public:
 
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k)
+        const bool span_bound = span_taps >= 0 ? span_taps != 0
+                                : get_target().has_gpu_feature() ? filter == Filter::cubic
+                                                                 : fixed;
+        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span_bound)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
-        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k)
+        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
         if (host_tables) {
             taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift);
@@ -702,6 +720,10 @@ public:
     // tuned default: 4 for float32, 1 for uint8). schedules/resize_x86.cpp
     // has the measurements.
     GeneratorParam<int> sum_vectors{"sum_vectors", -1};
+    // With antialias: tap loops as long as the span bound (1) or PyTorch's
+    // (0); -1 = the tuned default, the span bound for uint8 (resize_filtered's
+    // span_taps has the measurements).
+    GeneratorParam<int> span_taps{"span_taps", -1};
 
     Input<Buffer<void, 4>> input{"input"};  // uint8 or float32
     Input<bool> align_corners{"align_corners"};
@@ -718,7 +740,8 @@ public:
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k)
+        const bool span_bound = span_taps >= 0 ? span_taps != 0 : fixed;
+        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
 
