@@ -98,22 +98,31 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "usage: core_scaling scalar|avx2|avx512|l1|l2 THREADS [ROUNDS]\n");
         return 2;
     }
-    uint64_t (*work)(uint64_t) = nullptr;
-    const char *kind = argv[1];
-    if (!std::strcmp(kind, "scalar")) work = scalar_work;
-    if (!std::strcmp(kind, "avx2")) work = avx2_work;
-    if (!std::strcmp(kind, "avx512")) work = avx512_work;
-    if (!std::strcmp(kind, "l1")) work = l1_work;
-    if (!std::strcmp(kind, "l2")) work = l2_work;
-    if (!work) {
-        std::fprintf(stderr, "core_scaling: unknown kind %s\n", kind);
+    struct Kind {
+        const char *name;
+        uint64_t (*work)(uint64_t);
+        bool runs;  // whether this CPU has its instructions
+    };
+    const bool avx2 = __builtin_cpu_supports("avx2"), avx512 = __builtin_cpu_supports("avx512bw");
+    const Kind kinds[] = {{"scalar", scalar_work, true},
+                          {"avx2", avx2_work, avx2},
+                          {"avx512", avx512_work, avx512},
+                          {"l1", l1_work, avx512},
+                          {"l2", l2_work, avx512}};
+    const char *name = argv[1];
+    const Kind *kind = nullptr;
+    for (const Kind &k : kinds) {
+        if (!std::strcmp(name, k.name)) kind = &k;
+    }
+    if (!kind) {
+        std::fprintf(stderr, "core_scaling: unknown kind %s\n", name);
         return 2;
     }
-    const bool wide = work != scalar_work && work != avx2_work;
-    if ((work == avx2_work && !__builtin_cpu_supports("avx2")) || (wide && !__builtin_cpu_supports("avx512bw"))) {
-        std::fprintf(stderr, "core_scaling: this CPU lacks the instructions of kind %s\n", kind);
+    if (!kind->runs) {
+        std::fprintf(stderr, "core_scaling: this CPU lacks the instructions of kind %s\n", name);
         return 1;
     }
+    uint64_t (*work)(uint64_t) = kind->work;
     const int threads = std::atoi(argv[2]);
     const int rounds = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
     std::vector<double> seconds;
@@ -128,7 +137,7 @@ int main(int argc, char **argv) {
         for (uint64_t r : results) sink ^= r;
     }
     std::sort(seconds.begin(), seconds.end());
-    std::printf("%s threads %d: best %.1f ms, median %.1f ms (checksum %llx)\n", kind, threads, seconds[0] * 1e3,
+    std::printf("%s threads %d: best %.1f ms, median %.1f ms (checksum %llx)\n", name, threads, seconds[0] * 1e3,
                 seconds[seconds.size() / 2] * 1e3, (unsigned long long)(sink & 0xffff));
     return 0;
 }

@@ -88,6 +88,12 @@ Taps bilinear_taps(int in_w, int out_w) {
     return t;
 }
 
+// One output's sum, as every way computes it (the scalar pass, and the
+// vector passes' tails and fallbacks).
+inline float output_at(const float *row, const Taps &t, int x) {
+    return row[t.x0[x]] * t.w0[x] + row[t.x1[x]] * t.w1[x];
+}
+
 // 8-lane gathers, as LLVM's loop vectorizer emits them in the Sapphire
 // Rapids kernels (its tuning for that CPU prefers 256-bit vectors).
 __attribute__((noinline)) void pass_gather(const float *in, int in_w, float *out, int out_w, int rows,
@@ -104,18 +110,16 @@ __attribute__((noinline)) void pass_gather(const float *in, int in_w, float *out
             _mm256_storeu_ps(o + x, _mm256_fmadd_ps(b, _mm256_loadu_ps(w1 + x),
                                                     _mm256_mul_ps(a, _mm256_loadu_ps(w0 + x))));
         }
-        for (int x = whole; x < out_w; x++) o[x] = row[x0[x]] * w0[x] + row[x1[x]] * w1[x];
+        for (int x = whole; x < out_w; x++) o[x] = output_at(row, t, x);
     }
 }
 
 __attribute__((noinline, optimize("no-tree-vectorize"))) void pass_scalar(const float *in, int in_w, float *out,
                                                                         int out_w, int rows, const Taps &t) {
-    const int *x0 = t.x0.data(), *x1 = t.x1.data();
-    const float *w0 = t.w0.data(), *w1 = t.w1.data();
     for (int y = 0; y < rows; y++) {
         const float *row = in + size_t(y) * in_w;
         float *o = out + size_t(y) * out_w;
-        for (int x = 0; x < out_w; x++) o[x] = row[x0[x]] * w0[x] + row[x1[x]] * w1[x];
+        for (int x = 0; x < out_w; x++) o[x] = output_at(row, t, x);
     }
 }
 
@@ -157,8 +161,7 @@ __attribute__((noinline)) void pass_permute(const float *in, int in_w, float *ou
             const __mmask16 m = __mmask16((1u << n) - 1);
             const int base = win.base[k];
             if (base < 0) {
-                for (int i = 0; i < n; i++)
-                    o[x + i] = row[t.x0[x + i]] * t.w0[x + i] + row[t.x1[x + i]] * t.w1[x + i];
+                for (int i = 0; i < n; i++) o[x + i] = output_at(row, t, x + i);
                 continue;
             }
             const __m512 lo = _mm512_loadu_ps(row + base);
@@ -244,21 +247,24 @@ Taps antialiased_bilinear_taps(int in_w, int out_w) {
     return t;
 }
 
+// Output value f of a row (pixel f / 3, channel f % 3), its taps summed one
+// by one: the scalar pass, and the permute pass' fallback.
+inline uint8_t value_at(const uint8_t *row, const Taps &t, int f) {
+    const int x = f / kChannels, c = f % kChannels;
+    const int16_t *w = t.w.data() + size_t(x) * t.kmax;
+    const uint8_t *p = row + t.xmin[x] * kChannels + c;
+    int acc = 1 << (t.precision - 1);
+    for (int j = 0; j < t.xsize[x]; j++) acc += int(p[j * kChannels]) * w[j];
+    return uint8_t(std::clamp(acc >> t.precision, 0, 255));
+}
+
 __attribute__((noinline, optimize("no-tree-vectorize"))) void pass_scalar(const uint8_t *in, int in_w, uint8_t *out,
                                                                         int out_w, int rows, const Taps &t) {
-    const int start = 1 << (t.precision - 1);
+    const int values = out_w * kChannels;
     for (int y = 0; y < rows; y++) {
         const uint8_t *row = in + size_t(y) * in_w * kChannels;
-        uint8_t *o = out + size_t(y) * out_w * kChannels;
-        for (int x = 0; x < out_w; x++) {
-            const int16_t *w = t.w.data() + size_t(x) * t.kmax;
-            const uint8_t *p = row + t.xmin[x] * kChannels;
-            for (int c = 0; c < kChannels; c++) {
-                int acc = start;
-                for (int j = 0; j < t.xsize[x]; j++) acc += int(p[j * kChannels + c]) * w[j];
-                o[x * kChannels + c] = uint8_t(std::clamp(acc >> t.precision, 0, 255));
-            }
-        }
+        uint8_t *o = out + size_t(y) * values;
+        for (int f = 0; f < values; f++) o[f] = value_at(row, t, f);
     }
 }
 
@@ -339,13 +345,7 @@ __attribute__((noinline)) void pass_permute_pairs(const uint8_t *in, int in_w, u
             const int f0 = k * 16;
             const int n = std::min(16, values - f0);
             if (ch.base[k] < 0) {
-                for (int f = f0; f < f0 + n; f++) {
-                    const int x = f / kChannels, c = f % kChannels;
-                    int acc = start;
-                    for (int j = 0; j < t.xsize[x]; j++)
-                        acc += int(row[(t.xmin[x] + j) * kChannels + c]) * t.w[size_t(x) * t.kmax + j];
-                    o[f] = uint8_t(std::clamp(acc >> t.precision, 0, 255));
-                }
+                for (int f = f0; f < f0 + n; f++) o[f] = value_at(row, t, f);
                 continue;
             }
             __m512i acc = chunk_sum<P>(_mm512_loadu_si512(row + ch.base[k]), ch.index.data() + size_t(k) * P * 64,
