@@ -7,7 +7,8 @@
 // compute different outputs apart (a schedule must not change results).
 // Built with -DKERNEL_KIND=1 (resize_nearest), 2 (resize_filtered) or 3
 // (affine_grid_sample, a 10-degree rotation; padding zeros, or the
-// HRES_TIMER_PADDING environment variable's 0/1/2 = zeros/border/reflection),
+// HRES_TIMER_PADDING environment variable's 0/1/2 = zeros/border/reflection;
+// align_corners where HRES_TIMER_ALIGN_CORNERS is set),
 // -DPIXEL=uint8_t or float, and the kernel's header as k.h (function k).
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
@@ -59,6 +60,7 @@ int main(int argc, char **argv) {
     Halide::Runtime::Buffer<float> theta(3, 2, n);
     const char *padding_env = std::getenv("HRES_TIMER_PADDING");
     const int padding = padding_env ? std::atoi(padding_env) : 0;
+    const bool align_corners = std::getenv("HRES_TIMER_ALIGN_CORNERS") != nullptr;
     const float t[6] = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f};
     for (int b = 0; b < n; b++) {
         for (int i = 0; i < 6; i++) theta(i % 3, i / 3, b) = t[i];
@@ -70,7 +72,7 @@ int main(int argc, char **argv) {
 #elif KERNEL_KIND == 2
         return k(in, false, 0.0, 0.0, out);
 #else
-        return k(in, theta, padding, false, out);
+        return k(in, theta, padding, align_corners, out);
 #endif
     };
     if (int r = call(); r != 0) {
