@@ -248,6 +248,13 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     return taps;
 }
 
+// Where the span bound (antialias_taps below) is the tuned default: uint8
+// on x86 and bicubic on CUDA (resize_generator.cpp's span_taps has the
+// measurements).
+inline bool span_bound_by_default(const Target &target, Filter filter, Type pixel) {
+    return target.has_gpu_feature() ? filter == Filter::cubic : pixel == UInt(8);
+}
+
 // Antialiased bilinear / bicubic (SPEC.md 5, Pillow's algorithm): a window
 // stretched by the downscale factor, taps outside the image dropped and the
 // rest renormalised. An unchanged axis is skipped (identity), as PyTorch does.
@@ -303,7 +310,8 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     // + 1 for downscales: at the seed's 1.28 and 1.69, 3 and 4 taps instead
     // of 5 (bilinear), 6 and 7 instead of 7 and 9 (bicubic).
     Expr d_support = cast<double>(support);
-    Expr rounding = (d_scale * (cast<double>(axis.out) + Expr(0.5)) + d_support + Expr(1.0)) * Expr(std::ldexp(1.0, -22));
+    Expr rounding =
+        (d_scale * (cast<double>(axis.out) + Expr(0.5)) + d_support + Expr(1.0)) * Expr(std::ldexp(1.0, -22));
     Expr spanned = cast<int>(ceil(Expr(2.0) * d_support + rounding));
     taps.taps = select(unchanged, 1, span_bound ? min(max_taps, spanned) : max_taps);
     taps.start(i) = select(unchanged, i, lo);

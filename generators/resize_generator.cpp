@@ -323,7 +323,8 @@ public:
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
     // With antialias: tap loops as long as the span bound (1) or PyTorch's
     // (0) (filters.h, antialias_taps; equal results). -1 = the tuned
-    // default: the span bound for uint8 on x86 and bicubic on CUDA. 2026-11-28,
+    // default (filters.h, span_bound_by_default): the span bound for uint8
+    // on x86 and bicubic on CUDA. 2026-11-28,
     // bilinear at 1x3x345x456 -> 270x270 has 4 and 3 taps instead of 5,
     // bicubic 7 and 6 instead of 9 and 7. Build machine (AVX2 entry),
     // single-kernel harness, PyTorch's -> span, us: uint8 bilinear+aa NCHW
@@ -471,9 +472,7 @@ public:
 
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0
-                                : get_target().has_gpu_feature() ? filter == Filter::cubic
-                                                                 : fixed;
+        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(get_target(), filter, pixel);
         AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span_bound)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
         AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
@@ -721,8 +720,8 @@ public:
     // has the measurements.
     GeneratorParam<int> sum_vectors{"sum_vectors", -1};
     // With antialias: tap loops as long as the span bound (1) or PyTorch's
-    // (0); -1 = the tuned default, the span bound for uint8 (resize_filtered's
-    // span_taps has the measurements).
+    // (0); -1 = the tuned default (filters.h, span_bound_by_default;
+    // resize_filtered's span_taps has the measurements).
     GeneratorParam<int> span_taps{"span_taps", -1};
 
     Input<Buffer<void, 4>> input{"input"};  // uint8 or float32
@@ -740,7 +739,7 @@ public:
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0 : fixed;
+        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(get_target(), filter, pixel);
         AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
