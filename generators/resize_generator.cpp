@@ -94,7 +94,8 @@ public:
     GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", 1};
     // Planar 3/4-channel images, channels innermost: lanes of the gathers;
     // -1 = the tuned default (8 for float32; scalar for uint8, and where LLVM
-    // gathers), 0 = channels outermost like other planar images.
+    // gathers; the wrapper takes float32 kernels built with 1 on AMD's AVX2
+    // and SSE4.1 entries), 0 = channels outermost like other planar images.
     GeneratorParam<int> planar_pixel_lanes{"planar_pixel_lanes", -1};
     // Upscaling vertically, x86: gather repeated input rows once per task,
     // then copy them (1 = on, 0 = off, -1 = the tuned default: uint8 only)...

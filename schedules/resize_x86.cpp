@@ -192,6 +192,17 @@ void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_t
 // 300x400 -> 600x700 432 -> 367-373 us (8 lanes: 60 / 393 us; 16: 97 / 631
 // us); float32 with 8-lane gathers 82-87 -> 64-68 us and 410 -> 363-367 us
 // (scalar: 88-101 / 466 us).
+// AMD's cores want the scalar loop instead, so the wrapper takes kernels
+// built with planar_pixel_lanes=1 where the AVX2 or SSE4.1 entry runs on an
+// AMD CPU (runtime/src/kernel_choice.h). Both forms linked into one
+// process, 8-lane -> scalar, min of 20-400 interleaved calls, 1 thread,
+// 2026-11-28: build machine (AMD EPYC Zen 3), AVX2 entry, 1x3x500x400 ->
+// 256x256 109-121 -> 81-103 us, 1x4 of it 143 -> 104 us, 1x3x1080x1920 ->
+// 540x960 1452 -> 1347 us, upscaling to 600x700 (window picks) 396 -> 387
+// us; SSE4.1 entry 111 -> 80-84 us. The H200 machine's host (Intel, Golden
+// Cove cores, as in Alder Lake's), the same binaries: AVX2 entry 137 -> 192
+// us, 1x4 173 -> 234 us, 540x960 1038 -> 1299 us; the AVX-512 Skylake and
+// SSE4.1 entries alike (139 -> 185, 141 -> 181 us).
 // float32 on the Sapphire Rapids variant (llvm_gathers): the gathers are
 // left as scalar loops of pixels, planar RGB's channels unrolled in them,
 // which LLVM vectorises with vgatherdps, one per channel from one index

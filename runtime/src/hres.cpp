@@ -3,6 +3,10 @@
 #include "internal.h"
 #include "scratch.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -271,6 +275,31 @@ bool sapphire_rapids_entry_runs() {
 }
 
 bool choose_sapphire_rapids_kernels_everywhere(bool on) { return sapphire_rapids_kernels_everywhere.exchange(on); }
+
+namespace {
+
+std::atomic<bool> amd_scalar_pixels_everywhere{false};
+
+bool amd_cpu() {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned max_leaf = 0, vendor[3] = {0, 0, 0};  // ebx, edx, ecx spell the vendor
+    if (!__get_cpuid(0, &max_leaf, &vendor[0], &vendor[2], &vendor[1])) return false;
+    return std::memcmp(vendor, "AuthenticAMD", 12) == 0;
+#else
+    return false;
+#endif
+}
+
+}  // namespace
+
+bool amd_scalar_pixels() {
+    if (amd_scalar_pixels_everywhere.load()) return true;
+    static const bool amd = amd_cpu();
+    const Isa entry = active_isa();
+    return amd && (entry == Isa::avx2 || entry == Isa::sse41);
+}
+
+bool choose_amd_scalar_pixels_everywhere(bool on) { return amd_scalar_pixels_everywhere.exchange(on); }
 
 int pool_threads() {
     if (int threads = requested_threads.load(); threads > 0) return threads;

@@ -31,9 +31,11 @@
 #include "hres_resize_vertical_bilinear_f32.h"
 #include "hres_resize_vertical_bilinear_u8.h"
 #include "hres_resize_nearest_exact_f32.h"
+#include "hres_resize_nearest_exact_f32_scalar_pixels.h"
 #include "hres_resize_nearest_exact_u8.h"
 #include "hres_resize_nearest_exact_u8_rgb_words.h"
 #include "hres_resize_nearest_f32.h"
+#include "hres_resize_nearest_f32_scalar_pixels.h"
 #include "hres_resize_nearest_u8.h"
 #include "hres_resize_nearest_u8_rgb_words.h"
 #include "hres_resize_bicubic_aa_f32_cuda.h"
@@ -83,6 +85,10 @@ constexpr NearestKernel kNearest[2][2] = {
 constexpr NearestKernel kNearestExact[2][2] = {
     {hres_resize_nearest_exact_u8, hres_resize_nearest_exact_f32},
     {hres_resize_nearest_exact_u8_cuda, hres_resize_nearest_exact_f32_cuda}};
+// x86 float32, planar pixels copied by a scalar loop (AMD's AVX2 and SSE4.1
+// entries): [exact].
+constexpr NearestKernel kNearestScalarPixels[2] = {hres_resize_nearest_f32_scalar_pixels,
+                                                   hres_resize_nearest_exact_f32_scalar_pixels};
 // x86 uint8 NHWC RGB, pixels read as 32-bit words: [exact].
 constexpr NearestKernel kNearestRgbWords[2] = {hres_resize_nearest_u8_rgb_words,
                                                hres_resize_nearest_exact_u8_rgb_words};
@@ -316,6 +322,9 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         if (internal::word_layout(views.in, views.out) == internal::WordLayout::rgb && views.in.w >= 2 &&
             views.out.h <= views.in.h) {
             kernel = kNearestRgbWords[options.mode == Interp::nearest_exact];
+        }
+        if (!device && views.in.dtype == DType::f32 && internal::amd_scalar_pixels()) {
+            kernel = kNearestScalarPixels[options.mode == Interp::nearest_exact];
         }
         return internal::run_kernel("resize", [&] {
             return kernel(views.input.get(), options.scale_h, options.scale_w, views.output.get());

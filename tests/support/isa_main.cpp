@@ -7,7 +7,8 @@
 // HRES_PADDED_COPY_LIMIT sets hres::set_padded_copy_limit (0: the sampler's
 // in-place path, which the default limit leaves to large inputs only).
 // HRES_SAPPHIRE_RAPIDS_KERNELS=1 takes the kernels the wrapper chooses for
-// the Sapphire Rapids entry on any CPU (runtime/src/kernel_choice.h).
+// the Sapphire Rapids entry on any CPU (runtime/src/kernel_choice.h), and
+// HRES_AMD_SCALAR_PIXELS=1 those it takes on AMD's AVX2 and SSE4.1 entries.
 #include "hres/hres.h"
 #include "kernel_choice.h"
 #include "support/harness.h"
@@ -64,6 +65,14 @@ int main(int argc, char **argv) {
         }
         hres::internal::choose_sapphire_rapids_kernels_everywhere(std::string(everywhere) == "1");
         printf("the Sapphire Rapids entry's kernel choices: %s\n", everywhere[0] == '1' ? "everywhere" : "there only");
+    }
+    if (const char *everywhere = std::getenv("HRES_AMD_SCALAR_PIXELS")) {
+        if (std::string(everywhere) != "0" && std::string(everywhere) != "1") {
+            fprintf(stderr, "HRES_AMD_SCALAR_PIXELS=%s is not 0 or 1\n", everywhere);
+            return 2;
+        }
+        hres::internal::choose_amd_scalar_pixels_everywhere(std::string(everywhere) == "1");
+        printf("AMD's scalar pixel copies: %s\n", everywhere[0] == '1' ? "everywhere" : "there only");
     }
     return RUN_ALL_TESTS();
 }
