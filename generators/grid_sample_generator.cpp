@@ -253,14 +253,16 @@ std::function<Expr(int, int)> bilinear_by_words(Sampled &s, const ByteWords &wor
 
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
-// any type), optionally with row windows (bilinear and bicubic), read from
+// any type), optionally with row windows (bilinear and bicubic; where
+// `windows_where`, a layout condition the schedule's branches decide), read from
 // `padded` where that is defined (bicubic under zeros or border padding only),
 // with taps read by offset where `offset_reads` is given (nearest), or as
 // byte words where `words` is (nearest, bilinear, and bicubic over the
 // padded copy).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
-                     bool row_windows, const OffsetReads *offset_reads, const ByteWords *words) {
+                     bool row_windows, Expr windows_where, const OffsetReads *offset_reads,
+                     const ByteWords *words) {
     Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates"),
               Func("byte_words")};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
@@ -275,8 +277,8 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         s.value = sum([&](Expr t, int, Expr u) { return read(t, u); });
         if (row_windows) {
             windows.define();
-            s.value = select(s.window_fits, sum([&](Expr t, int j, Expr u) { return windows.tap(t, j, u); }),
-                             s.value);
+            s.value = select(s.window_fits && windows_where,
+                             sum([&](Expr t, int j, Expr u) { return windows.tap(t, j, u); }), s.value);
         }
     };
 
@@ -411,6 +413,10 @@ public:
     // buffer per pixel, which keeps LLVM from vectorising the pixel loop;
     // schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
+    // ... and whether interleaved RGB images read them too where the others
+    // do (1) or gather every tap (0); -1 = the tuned default: not for float32
+    // bilinear on the AVX2 entry (schedules/grid_sample_x86.cpp).
+    GeneratorParam<int> rgb_row_windows{"rgb_row_windows", -1};
     // x86 nearest: taps read by element offset (1, nearest_by_offset) or by
     // coordinates (0); -1 = the tuned default: by offset, by coordinates
     // where LLVM gathers. schedules/grid_sample_x86.cpp has the numbers, and
@@ -438,6 +444,16 @@ protected:
         if (this->get_target().has_gpu_feature() || mode == SampleMode::nearest) return false;
         if (row_windows >= 0) return row_windows > 0;
         return (mode == SampleMode::bicubic || pixel == Float(32)) && !llvm_gathers(this->get_target());
+    }
+
+    // Where the row windows are read: every layout, or all but interleaved
+    // RGB (decided by the schedule's layout branches).
+    Expr row_windows_where(Type pixel, const LayoutConditions &layout) const {
+        const Target &t = this->get_target();
+        const bool avx2_entry = t.has_feature(Target::AVX2) && !t.has_feature(Target::AVX512);
+        const bool rgb = rgb_row_windows >= 0 ? rgb_row_windows > 0
+                                              : !(mode == SampleMode::bilinear && pixel == Float(32) && avx2_entry);
+        return rgb ? Halide::Internal::const_true() : !layout.interleaved(3);
     }
 
     bool uses_tap_offsets() const {
@@ -496,7 +512,8 @@ protected:
             words = ByteWords{bytes, *reads, last, planar_words};
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
-                                 x, y, c, n, uses_row_windows(input.type()), reads ? &*reads : nullptr,
+                                 x, y, c, n, uses_row_windows(input.type()),
+                                 row_windows_where(input.type(), layout_of(input, output)), reads ? &*reads : nullptr,
                                  words ? &*words : nullptr);
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.

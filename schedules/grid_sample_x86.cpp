@@ -229,6 +229,17 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // with windows but the channels around rows was slower than before
         // (f32 7.2 -> 8.7 ms: every channel redid the windows' addressing);
         // with a pixel's channels inside the vector, 6.0-6.3 -> 5.0-5.5 ms.
+        // On the AVX2 entry float32 bilinear reads NHWC RGB's taps one by one
+        // instead (the generator's rgb_row_windows: the condition folds in
+        // the RGB branch). Both forms linked into one process, min of 20-30
+        // calls in turn, 1 thread, affine 2x3x345x456 at its own size, zeros,
+        // windows -> taps, 2026-11-28: build machine (AMD EPYC Zen 3) NHWC
+        // 5984-6802 -> 4726-5769 us, grid_sample 6587-6650 -> 5909-6103 us,
+        // NCHW 3705-6424 -> 3957-6440 us (even: it keeps them); H200
+        // machine's host (Intel) NHWC 2175 / 2684 / 2651 -> 2075 / 2572 /
+        // 2608 us, grid_sample 2681 / 3669 -> 2637 / 3556 us. The AVX-512
+        // Skylake entry there lost without them (NHWC 2868 / 2490 -> 3377 /
+        // 2750 us), as did SSE4.1 on both hosts (3638 / 7619 -> 4471 / 8717).
         const std::vector<Var> a = f.window.args();
         const Var &i = a[0], &r = a[1], &x = a[2], &c = a[4];
         f.window.compute_at(f.output, xi)
