@@ -18,6 +18,24 @@
 #include <cstdlib>
 #include <string>
 
+namespace {
+
+// A CPU-specific kernel choice switched by environment variable `name` (0 or
+// 1) through `choose`; false for any other value.
+bool choose_everywhere(const char *name, bool (*choose)(bool), const char *what) {
+    const char *value = std::getenv(name);
+    if (!value) return true;
+    if (std::string(value) != "0" && std::string(value) != "1") {
+        fprintf(stderr, "%s=%s is not 0 or 1\n", name, value);
+        return false;
+    }
+    choose(value[0] == '1');
+    printf("%s: %s\n", what, value[0] == '1' ? "everywhere" : "there only");
+    return true;
+}
+
+}  // namespace
+
 int main(int argc, char **argv) {
     ::testing::InitGoogleTest(&argc, argv);
     const char *device = std::getenv("HRES_DEVICE");
@@ -58,21 +76,11 @@ int main(int argc, char **argv) {
         hres::set_padded_copy_limit(size_t(bytes));
         printf("padded copies up to %llu bytes\n", bytes);
     }
-    if (const char *everywhere = std::getenv("HRES_SAPPHIRE_RAPIDS_KERNELS")) {
-        if (std::string(everywhere) != "0" && std::string(everywhere) != "1") {
-            fprintf(stderr, "HRES_SAPPHIRE_RAPIDS_KERNELS=%s is not 0 or 1\n", everywhere);
-            return 2;
-        }
-        hres::internal::choose_sapphire_rapids_kernels_everywhere(std::string(everywhere) == "1");
-        printf("the Sapphire Rapids entry's kernel choices: %s\n", everywhere[0] == '1' ? "everywhere" : "there only");
-    }
-    if (const char *everywhere = std::getenv("HRES_AMD_SCALAR_PIXELS")) {
-        if (std::string(everywhere) != "0" && std::string(everywhere) != "1") {
-            fprintf(stderr, "HRES_AMD_SCALAR_PIXELS=%s is not 0 or 1\n", everywhere);
-            return 2;
-        }
-        hres::internal::choose_amd_scalar_pixels_everywhere(std::string(everywhere) == "1");
-        printf("AMD's scalar pixel copies: %s\n", everywhere[0] == '1' ? "everywhere" : "there only");
+    if (!choose_everywhere("HRES_SAPPHIRE_RAPIDS_KERNELS", hres::internal::choose_sapphire_rapids_kernels_everywhere,
+                           "the Sapphire Rapids entry's kernel choices") ||
+        !choose_everywhere("HRES_AMD_SCALAR_PIXELS", hres::internal::choose_amd_scalar_pixels_everywhere,
+                           "AMD's scalar pixel copies")) {
+        return 2;
     }
     return RUN_ALL_TESTS();
 }
