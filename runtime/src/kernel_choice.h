@@ -24,7 +24,7 @@ bool choose_sapphire_rapids_kernels_everywhere(bool on);
 // channels in a scalar loop (built with planar_pixel_lanes=1) instead of
 // gathering 8 lanes at a time: where the AVX2 or SSE4.1 entry runs on an AMD
 // CPU, whose cores ran the scalar loop 1.1-1.4x faster (Zen 3), while
-// Intel's ran the gathers 1.3-1.4x faster (schedules/resize_x86.cpp); or
+// Intel's ran the gathers 1.2-1.4x faster (schedules/resize_x86.cpp); or
 // everywhere (below).
 bool amd_scalar_pixels();
 
