@@ -8,6 +8,13 @@
 #
 #   bench/tune/kernel_ab.sh build DIR GENERATOR TYPE TARGET 'PARAMS' ['PARAMS'...]
 #   bench/tune/kernel_ab.sh run DIR 'N C H W OH OW' [nchw|nhwc] [ROUNDS] [THREADS] [SECONDS]
+#   bench/tune/kernel_ab.sh pair DIR GENERATOR TYPE TARGET 'PARAMS A' 'PARAMS B'
+#   DIR/pair N C H W OH OW nchw|nhwc THREADS CALLS    (what `pair` builds)
+#
+# `pair` links two variants into one driver that calls them in turn in one
+# process (kernel_timer.cpp's -DPAIR): on a host whose speed drifts between
+# phases (the build machine), separate processes run in different phases,
+# and the same-process minimum is the steadier comparison.
 #
 # GENERATOR: resize_nearest, resize_filtered, resize_vertical (nchw only)
 # or affine_grid_sample; TYPE: uint8 or float32; TARGET: a Halide x86
@@ -27,18 +34,16 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
-case "${1:-}" in
-build)
-    [ $# -ge 6 ] || { echo "usage: $0 build DIR GENERATOR TYPE TARGET 'PARAMS'..." >&2; exit 2; }
-    dir=$2 gen=$3 type=$4 target=$5
-    shift 5
-    case $gen in
+# The driver's build settings for generator $1 and pixel type $2: kind,
+# pixel, generators, include.
+driver_settings() {
+    case $1 in
     resize_nearest) kind=1 ;;
     resize_filtered | resize_vertical) kind=2 ;;
     affine_grid_sample) kind=3 ;;
-    *) echo "$0: unsupported generator $gen" >&2; exit 2 ;;
+    *) echo "$0: unsupported generator $1" >&2; exit 2 ;;
     esac
-    case $type in
+    case $2 in
     uint8) pixel=uint8_t ;;
     float32) pixel=float ;;
     *) echo "$0: TYPE must be uint8 or float32" >&2; exit 2 ;;
@@ -46,6 +51,14 @@ build)
     generators="${HRES_GENERATORS:-$root/build/bin/hres_generators}"
     [ -x "$generators" ] || { echo "$0: build the project first ($generators is missing)" >&2; exit 1; }
     include=$(ls -d "$root"/.venv/lib/python3*/site-packages/halide/include | head -n 1)
+}
+
+case "${1:-}" in
+build)
+    [ $# -ge 6 ] || { echo "usage: $0 build DIR GENERATOR TYPE TARGET 'PARAMS'..." >&2; exit 2; }
+    dir=$2 gen=$3 type=$4 target=$5
+    shift 5
+    driver_settings "$gen" "$type"
     rm -rf "$dir" && mkdir -p "$dir"
     i=0
     for params in "$@"; do
@@ -60,6 +73,24 @@ build)
         echo "v$i: $params"
         i=$((i + 1))
     done
+    ;;
+pair)
+    [ $# -eq 7 ] || { echo "usage: $0 pair DIR GENERATOR TYPE TARGET 'PARAMS A' 'PARAMS B'" >&2; exit 2; }
+    dir=$2 gen=$3 type=$4 target=$5
+    driver_settings "$gen" "$type"
+    rm -rf "$dir" && mkdir -p "$dir"
+    # The two variants without a runtime each, beside one shared runtime.
+    # shellcheck disable=SC2086  # PARAMS is a list of key=value words
+    "$generators" -g "$gen" -f k -o "$dir" -e static_library,h target="$target-no_runtime" \
+        input.type="$type" output.type="$type" $6
+    # shellcheck disable=SC2086
+    "$generators" -g "$gen" -f k2 -o "$dir" -e static_library,h target="$target-no_runtime" \
+        input.type="$type" output.type="$type" $7
+    "$generators" -r runtime -o "$dir" -e static_library target="$target"
+    g++ -O2 -std=c++17 -DPAIR -DKERNEL_KIND=$kind -DPIXEL=$pixel -I"$dir" -I"$include" -I"$root/runtime/src" \
+        "$here/kernel_timer.cpp" "$root/runtime/src/scratch.cpp" "$dir/k.a" "$dir/k2.a" "$dir/runtime.a" \
+        -o "$dir/pair" -lpthread -ldl
+    echo "$dir/pair: v0 = $6, v1 = $7; run as $dir/pair N C H W OH OW nchw|nhwc THREADS CALLS"
     ;;
 run)
     [ $# -ge 3 ] || { echo "usage: $0 run DIR 'N C H W OH OW' [nchw|nhwc] [ROUNDS] [THREADS] [SECONDS]" >&2; exit 2; }

@@ -10,9 +10,19 @@
 // HRES_TIMER_PADDING environment variable's 0/1/2 = zeros/border/reflection;
 // align_corners where HRES_TIMER_ALIGN_CORNERS is set),
 // -DPIXEL=uint8_t or float, and the kernel's header as k.h (function k).
+//
+// With -DPAIR, a second build of the kernel (k2.h, function k2) too, and
+//   kernel_timer N C H W OH OW LAYOUT THREADS CALLS
+// calls k and k2 in turn CALLS times each in this one process, so that a
+// noisy host's slow and fast phases hit both alike, and prints each one's
+// minimum, 10th percentile and median and whether their outputs are equal
+// (bench/tune/kernel_ab.sh pair).
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
 #include "k.h"
+#ifdef PAIR
+#include "k2.h"
+#endif
 #include "scratch.h"
 
 #include <algorithm>
@@ -66,15 +76,39 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 6; i++) theta(i % 3, i / 3, b) = t[i];
     }
 #endif
-    auto call = [&] {
+    auto call_kernel = [&](auto kernel, Halide::Runtime::Buffer<PIXEL> &result) {
 #if KERNEL_KIND == 1
-        return k(in, 0.0, 0.0, out);
+        return kernel(in, 0.0, 0.0, result);
 #elif KERNEL_KIND == 2
-        return k(in, false, 0.0, 0.0, out);
+        return kernel(in, false, 0.0, 0.0, result);
 #else
-        return k(in, theta, padding, align_corners, out);
+        return kernel(in, theta, padding, align_corners, result);
 #endif
     };
+    auto call = [&] { return call_kernel(k, out); };
+#ifdef PAIR
+    std::vector<PIXEL> out2_store;
+    auto out2 = image(out2_store, n, c, oh, ow, nhwc);
+    const int calls = std::max(1, std::atoi(argv[9]));
+    std::vector<double> each[2];
+    for (int i = 0; i < calls; i++) {
+        for (int v = 0; v < 2; v++) {
+            const auto t0 = std::chrono::steady_clock::now();
+            if (int r = v == 0 ? call() : call_kernel(k2, out2); r != 0) {
+                std::fprintf(stderr, "kernel %s failed: %d\n", v == 0 ? "k" : "k2", r);
+                return 1;
+            }
+            each[v].push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        }
+    }
+    for (int v = 0; v < 2; v++) {
+        std::sort(each[v].begin(), each[v].end());
+        std::printf("%s min %.1f p10 %.1f median %.1f us\n", v == 0 ? "v0" : "v1", each[v][0],
+                    each[v][each[v].size() / 10], each[v][each[v].size() / 2]);
+    }
+    std::printf("outputs %s\n", out_store == out2_store ? "equal" : "DIFFER");
+    return out_store == out2_store ? 0 : 1;
+#endif
     if (int r = call(); r != 0) {
         std::fprintf(stderr, "kernel failed: %d\n", r);
         return 1;
