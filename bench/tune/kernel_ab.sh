@@ -79,13 +79,15 @@ pair)
     dir=$2 gen=$3 type=$4 target=$5
     driver_settings "$gen" "$type"
     rm -rf "$dir" && mkdir -p "$dir"
-    # The two variants without a runtime each, beside one shared runtime.
-    # shellcheck disable=SC2086  # PARAMS is a list of key=value words
-    "$generators" -g "$gen" -f k -o "$dir" -e static_library,h target="$target-no_runtime" \
-        input.type="$type" output.type="$type" $6
-    # shellcheck disable=SC2086
-    "$generators" -g "$gen" -f k2 -o "$dir" -e static_library,h target="$target-no_runtime" \
-        input.type="$type" output.type="$type" $7
+    # The two variants (functions k and k2) without a runtime each, beside
+    # one shared runtime.
+    for name in k k2; do
+        params=$6
+        [ $name = k2 ] && params=$7
+        # shellcheck disable=SC2086  # PARAMS is a list of key=value words
+        "$generators" -g "$gen" -f $name -o "$dir" -e static_library,h target="$target-no_runtime" \
+            input.type="$type" output.type="$type" $params
+    done
     "$generators" -r runtime -o "$dir" -e static_library target="$target"
     g++ -O2 -std=c++17 -DPAIR -DKERNEL_KIND=$kind -DPIXEL=$pixel -I"$dir" -I"$include" -I"$root/runtime/src" \
         "$here/kernel_timer.cpp" "$root/runtime/src/scratch.cpp" "$dir/k.a" "$dir/k2.a" "$dir/runtime.a" \

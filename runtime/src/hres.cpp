@@ -295,8 +295,9 @@ bool amd_cpu() {
 bool amd_scalar_pixels() {
     if (amd_scalar_pixels_everywhere.load()) return true;
     static const bool amd = amd_cpu();
+    if (!amd) return false;  // the ISA query only where it matters
     const Isa entry = active_isa();
-    return amd && (entry == Isa::avx2 || entry == Isa::sse41);
+    return entry == Isa::avx2 || entry == Isa::sse41;
 }
 
 bool choose_amd_scalar_pixels_everywhere(bool on) { return amd_scalar_pixels_everywhere.exchange(on); }
