@@ -77,6 +77,15 @@ struct Sampled {
     // padded copy (r, x, y, c, n), the four taps of row r. Undefined
     // otherwise.
     Func words;
+    // x86: prefetches of the next output row's taps (x, y, n), each 0, which
+    // the footprint's first value consumes (prefetch_taps). Undefined where
+    // not prefetched.
+    Func ahead;
+
+    // The footprint's first value at (x, y, n) with the prefetches folded in.
+    Expr with_ahead(Expr first, Var x, Var y, Var n) const {
+        return ahead.defined() ? first | cast(first.type(), ahead(x, y, n)) : first;
+    }
 };
 
 // uint8 taps read as 32-bit words of consecutive bytes (layout.h's
@@ -195,7 +204,7 @@ private:
 Expr nearest_by_offset(Sampled &s, Func pixels, const OffsetReads &reads, Expr xi, Expr yi, Expr width, Expr height,
                        Var x, Var y, Var c, Var n) {
     Expr inside = xi >= 0 && xi < width && yi >= 0 && yi < height;
-    s.footprint(x, y, n) = select(inside, reads.pixel(xi, yi, n), -1);
+    s.footprint(x, y, n) = s.with_ahead(select(inside, reads.pixel(xi, yi, n), -1), x, y, n);
     s.tap_coordinates(x, y, n) = {xi, yi};
     s.offsets(x, y, c, n) = reads.channel(max(s.footprint(x, y, n), 0), c);
     Expr by_offset = reads.read(pixels, s.offsets(x, y, c, n));
@@ -211,7 +220,7 @@ Expr nearest_by_offset(Sampled &s, Func pixels, const OffsetReads &reads, Expr x
 Expr nearest_by_words(Sampled &s, const ByteWords &words, Expr xi, Expr yi, Expr width, Expr height, Var x, Var y,
                       Var c, Var n) {
     Expr inside = xi >= 0 && xi < width && yi >= 0 && yi < height;
-    s.footprint(x, y, n) = select(inside, words.reads.pixel(xi, yi, n), -1);
+    s.footprint(x, y, n) = s.with_ahead(select(inside, words.reads.pixel(xi, yi, n), -1), x, y, n);
     Expr at = max(s.footprint(x, y, n), 0);
     Expr value;
     if (words.planar) {
@@ -251,6 +260,29 @@ std::function<Expr(int, int)> bilinear_by_words(Sampled &s, const ByteWords &wor
     };
 }
 
+// Prefetches (each evaluating to 0) of the cache lines that hold the taps
+// around pixel coordinates (u, v) of image n: `rows` rows from the tap row
+// above (bicubic) or at v, and along each three lines from the first tap,
+// or in planar images the first tap's line in each of three planes.
+template<typename In>
+Expr prefetch_taps(const In &input, const OffsetReads &reads, Expr u, Expr v, Expr width, Expr height, Expr n,
+                   int rows) {
+    const int first = rows == 4 ? -1 : 0;
+    const int line = 64 / input.type().bytes();
+    Expr tx = clamp_tap(tap_index(u, width) + first, width);
+    Expr ty = tap_index(v, height) + first;
+    Expr total;
+    for (int j = 0; j < rows; j++) {
+        Expr at = reads.pixel(tx, clamp_tap(ty + j, height), n);
+        for (int k = 0; k < 3; k++) {
+            Expr step = select(reads.x_stride == 1, min(k, reads.channels - 1) * reads.c_stride, k * line);
+            Expr line_read = prefetch_element(input, at + step);
+            total = total.defined() ? (total | line_read) : line_read;
+        }
+    }
+    return total;
+}
+
 // grid_sample at output (x, y, c, n), which samples normalised coordinates
 // (sample_x, sample_y)(x, y, n) of the image `pixels` (float32, or for nearest
 // any type), optionally with row windows (bilinear and bicubic; where
@@ -262,9 +294,9 @@ std::function<Expr(int, int)> bilinear_by_words(Sampled &s, const ByteWords &wor
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
                      bool row_windows, Expr windows_where, const OffsetReads *offset_reads,
-                     const ByteWords *words) {
+                     const ByteWords *words, Func ahead) {
     Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates"),
-              Func("byte_words")};
+              Func("byte_words"), ahead};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
     Expr uy = grid_unnormalize(sample_y(x, y, n), height, align_corners);
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
@@ -293,7 +325,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         } else if (offset_reads) {
             s.value = nearest_by_offset(s, pixels, *offset_reads, xi, yi, width, height, x, y, c, n);
         } else {
-            s.footprint(x, y, n) = {xi, yi};
+            s.footprint(x, y, n) = {s.with_ahead(xi, x, y, n), yi};
             s.value = read(fp(0), fp(1));
         }
         break;
@@ -309,6 +341,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
                                     unfused_product(north, west), unfused_product(north, east),
                                     unfused_product(south, west), unfused_product(south, east)};
         if (row_windows) windows.add_values(values, {values[0]}, {values[1], values[1] + 1});
+        values[0] = s.with_ahead(values[0], x, y, n);
         s.footprint(x, y, n) = Tuple(values);
         // tap(kx, j): column x0 + kx of row y0 + j.
         auto sum = [&](const std::function<Expr(int, int)> &tap) {
@@ -352,6 +385,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
             windows.add_values(values, {values[0], values[1], values[2], values[3]},
                                {values[4], values[5], values[6], values[7]});
         }
+        values[0] = s.with_ahead(values[0], x, y, n);
         s.footprint(x, y, n) = Tuple(values);
         // Rows first, taps left to right, as PyTorch sums; tap(k, j) is the
         // value of tap k of row j.
@@ -434,6 +468,11 @@ public:
     // has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<bool> planar_words{"planar_words", false};
+    // x86, not over a padded copy: while a row is sampled, the next row's
+    // taps are prefetched into the cache (prefetch_taps). A kernel variant
+    // of float32 bilinear, which the wrapper takes on AMD's cores
+    // (schedules/grid_sample_x86.cpp has the numbers).
+    GeneratorParam<bool> prefetch_ahead{"prefetch_ahead", false};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -511,10 +550,23 @@ protected:
                         (input.dim(2).extent() - 1) * reads->c_stride;
             words = ByteWords{bytes, *reads, last, planar_words};
         }
+        // The next row's taps, from its sampling coordinates (clamped into
+        // the output, so that the grid is read inside its bounds): a hint
+        // only, so the padding mode is not applied.
+        Func ahead("ahead");
+        if (prefetch_ahead) {
+            _halide_user_assert(!this->get_target().has_gpu_feature() && padded_copy == PaddedCopy::none)
+                << "prefetch_ahead is an x86 variant of kernels without padded_copy";
+            Expr xs = min(x, output.dim(0).max()), next = min(y + 1, output.dim(1).max());
+            Expr u = grid_unnormalize(sample_x(xs, next, n), width, align_corners);
+            Expr v = grid_unnormalize(sample_y(xs, next, n), height, align_corners);
+            ahead(x, y, n) = prefetch_taps(input, OffsetReads::of(input), u, v, width, height, n,
+                                           mode == SampleMode::bicubic ? 4 : 2);
+        }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
                                  x, y, c, n, uses_row_windows(input.type()),
                                  row_windows_where(input.type(), layout_of(input, output)), reads ? &*reads : nullptr,
-                                 words ? &*words : nullptr);
+                                 words ? &*words : nullptr, ahead);
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -540,7 +592,7 @@ protected:
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
                               s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
-                              planar_words, reads_grid};
+                              planar_words, reads_grid, s.ahead};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {

@@ -77,6 +77,22 @@ struct OffsetReads {
     }
 };
 
+// A software prefetch of the cache line holding element `offset` (counted
+// from the first element) of `image`, for x86; evaluates to 0 (int32).
+// Halide prefetches only boxes that bounds inference gives, and a gather's
+// box is the whole image; this addresses one line, through Halide's own
+// prefetch intrinsic. In a vectorised loop Halide prefetches lane 0 only.
+template<typename Buf>
+Halide::Expr prefetch_element(const Buf &image, Halide::Expr offset) {
+    using namespace Halide::Internal;
+    const Halide::ImageParam param = image;
+    Halide::Expr buffer =
+        Variable::make(Halide::type_of<halide_buffer_t *>(), param.name() + ".buffer", param.parameter());
+    Halide::Expr host = Call::make(Halide::Handle(), Call::buffer_get_host, {buffer}, Call::Extern);
+    Halide::Expr line = Call::make(param.type(), Call::prefetch, {host, offset, 1, 1}, Call::Intrinsic);
+    return Halide::cast<int>(line);
+}
+
 // Four consecutive uint8 elements from element offset `at` as one
 // little-endian 32-bit word, element at + i in byte i: an RGB pixel's three
 // channels (and the next pixel's first), or a planar row's value and the

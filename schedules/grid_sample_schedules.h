@@ -47,6 +47,9 @@ struct GridSampleFuncs {
     // The footprint reads an explicit grid (grid_sample; the affine sampler
     // computes its coordinates).
     bool reads_grid = false;
+    // Prefetches of the next row's taps (x, y, n), which the footprint
+    // consumes (undefined where not prefetched).
+    Halide::Func ahead;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

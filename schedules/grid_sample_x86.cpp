@@ -145,6 +145,34 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     }
     f.footprint.specialize(wide).vectorize(f.x, vec, TailStrategy::ShiftInwards);
     if (!f.reads_grid) f.footprint.vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    if (f.ahead.defined()) {
+        // Prefetches of the next output row's taps (the generator's
+        // prefetch_ahead), per chunk beside the footprint: lane 0 of each 8
+        // pixels, whose taps span a few lines per tap row. Where an affine
+        // map turns the image, a row's taps cross the input diagonally, a
+        // few new lines per tap row, which no hardware prefetcher foresees;
+        // on the build machine (AMD EPYC Zen 3, 512 KB L2) a float32 image
+        // of 1.9 MB is read from L3 or memory, one miss at a time: a plain C
+        // loop of the same taps ran 9-10 ms with its 2x3x345x456 inputs
+        // rotated, 0.7 ms unrotated (L2), and 2.9 ms prefetching 32 pixels
+        // ahead. Both forms linked into one process, min of 20 calls in
+        // turn, affine 2x3x345x456 at its own size, zeros, 1 thread,
+        // 2026-11-28, none -> next row's taps: AVX2 entry, bilinear NHWC
+        // 4706-5913 -> 3673-3932 us, NCHW 4044-4373 -> 2591-3772 us,
+        // 1x3x1080x1920 at 2 threads 23262 / 23073 -> 15324 / 17833 us;
+        // bicubic (in place) NHWC 22284 -> 13698-17907 us, NCHW 17753-21375
+        // -> 15456-18415 us; SSE4.1 bilinear NHWC 6581-8132 -> 4477-6139 us,
+        // NCHW even (4042-5336 -> 4211-5879 min, medians 6005-6854 ->
+        // 5865-6242). uint8, whose images fit in L2, lost 0-10% (bilinear)
+        // and nearest 1.4-1.7x (its footprint is cheap, the prefetches'
+        // addressing is not). On the H200 machine's host (Intel, 2 MB L2)
+        // every entry lost, its own prefetchers being enough: bilinear
+        // 1.2-1.5x slower (Sapphire Rapids entry NHWC 1802-2483 ->
+        // 2268-3317 us), 1x3x1080x1920 at 16 threads 1.2-1.5x, bicubic
+        // 1.0-1.2x. Hence a float32 bilinear variant that the wrapper takes
+        // on AMD's AVX2 and SSE4.1 entries (runtime/src/kernel_choice.h).
+        f.ahead.compute_at(f.output, xo).vectorize(f.x, 8, TailStrategy::RoundUp);
+    }
     if (f.words.defined()) {
         // Byte words (the generator's ByteWords): per chunk of pixels (a
         // constant number, so the buffer has a constant size and LLVM knows

@@ -13,6 +13,7 @@
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
 #include "hres_affine_grid_sample_bilinear_f32.h"
+#include "hres_affine_grid_sample_bilinear_f32_prefetched.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
 #include "hres_affine_grid_sample_nearest_u8.h"
@@ -31,6 +32,7 @@
 #include "hres_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
 #include "hres_grid_sample_bilinear_f32.h"
+#include "hres_grid_sample_bilinear_f32_prefetched.h"
 #include "hres_grid_sample_bilinear_u8.h"
 #include "hres_grid_sample_nearest_f32.h"
 #include "hres_grid_sample_nearest_u8.h"
@@ -154,6 +156,7 @@ struct SampleKernels {
     const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
     const SampleKernel (&padded_words)[2][2];  // the same, uint8 as byte words: [layout][padding]
     const WordKernels &words;
+    SampleKernel prefetched;  // x86 float32 bilinear prefetching the next row's taps
 };
 constexpr WordKernels kGridSampleWords = {
     {hres_grid_sample_bilinear_u8_rgb_words, hres_grid_sample_nearest_u8_rgb_words},
@@ -161,17 +164,19 @@ constexpr WordKernels kGridSampleWords = {
 constexpr WordKernels kAffineGridSampleWords = {
     {hres_affine_grid_sample_bilinear_u8_rgb_words, hres_affine_grid_sample_nearest_u8_rgb_words},
     {hres_affine_grid_sample_bilinear_u8_planar_words, hres_affine_grid_sample_nearest_u8_planar_words}};
-constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, kGridSamplePaddedWords,
-                                           kGridSampleWords};
+constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, kGridSamplePaddedWords, kGridSampleWords,
+                                           hres_grid_sample_bilinear_f32_prefetched};
 constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded,
-                                                 kAffineGridSamplePaddedWords, kAffineGridSampleWords};
+                                                 kAffineGridSamplePaddedWords, kAffineGridSampleWords,
+                                                 hres_affine_grid_sample_bilinear_f32_prefetched};
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
 // bicubic, zeros or border padding, a copy within the limit); else the
 // [device][mode][dtype] entry. On the Sapphire Rapids entry uint8 NHWC RGB
 // and planar images read their taps as byte words gathered in hardware
 // (schedules/grid_sample_x86.cpp has the numbers; a word of the input needs
-// 4 elements of it; bicubic only from the padded copy).
+// 4 elements of it; bicubic only from the padded copy). On AMD's cores
+// float32 bilinear prefetches the next row's taps (kernel_choice.h).
 SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
                          const GridSampleOptions &options) {
     const int dtype = internal::dtype_index(in);
@@ -186,6 +191,9 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
     }
     if (words >= 0 && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
         return kernels.words[words][mode];
+    }
+    if (cpu && in.dtype == DType::f32 && options.mode == Interp::bilinear && internal::amd_kernels()) {
+        return kernels.prefetched;
     }
     return kernels.general[internal::device_index(in)][mode][dtype];
 }

@@ -278,7 +278,7 @@ bool choose_sapphire_rapids_kernels_everywhere(bool on) { return sapphire_rapids
 
 namespace {
 
-std::atomic<bool> amd_scalar_pixels_everywhere{false};
+std::atomic<bool> amd_kernels_everywhere{false};
 
 bool amd_cpu() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -292,15 +292,15 @@ bool amd_cpu() {
 
 }  // namespace
 
-bool amd_scalar_pixels() {
-    if (amd_scalar_pixels_everywhere.load()) return true;
+bool amd_kernels() {
+    if (amd_kernels_everywhere.load()) return true;
     static const bool amd = amd_cpu();
     if (!amd) return false;  // the ISA query only where it matters
     const Isa entry = active_isa();
     return entry == Isa::avx2 || entry == Isa::sse41;
 }
 
-bool choose_amd_scalar_pixels_everywhere(bool on) { return amd_scalar_pixels_everywhere.exchange(on); }
+bool choose_amd_kernels_everywhere(bool on) { return amd_kernels_everywhere.exchange(on); }
 
 int pool_threads() {
     if (int threads = requested_threads.load(); threads > 0) return threads;

@@ -20,16 +20,18 @@ bool sapphire_rapids_entry_runs();
 // previous setting.
 bool choose_sapphire_rapids_kernels_everywhere(bool on);
 
-// Whether planar float32 nearest takes the kernels that copy a pixel's
+// Whether the kernels built for AMD's cores are taken: where the AVX2 or
+// SSE4.1 entry runs on an AMD CPU. Planar float32 nearest copies a pixel's
 // channels in a scalar loop (built with planar_pixel_lanes=1) instead of
-// gathering 8 lanes at a time: where the AVX2 or SSE4.1 entry runs on an AMD
-// CPU, whose cores ran the scalar loop 1.1-1.4x faster (Zen 3), while
-// Intel's ran the gathers 1.2-1.4x faster (schedules/resize_x86.cpp); or
-// everywhere (below).
-bool amd_scalar_pixels();
+// gathering 8 lanes at a time: Zen 3 ran it 1.1-1.4x faster, Intel's cores
+// ran the gathers 1.2-1.4x faster (schedules/resize_x86.cpp). float32
+// bilinear sampling prefetches the next output row's taps (built with
+// prefetch_ahead): 1.1-1.5x faster on Zen 3, 1.2-1.5x slower on Intel's
+// cores (schedules/grid_sample_x86.cpp). Or everywhere (below).
+bool amd_kernels();
 
 // For tests: take those kernels on any CPU and entry. Returns the previous
 // setting.
-bool choose_amd_scalar_pixels_everywhere(bool on);
+bool choose_amd_kernels_everywhere(bool on);
 
 }  // namespace hres::internal

@@ -323,7 +323,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
             views.out.h <= views.in.h) {
             kernel = kNearestRgbWords[options.mode == Interp::nearest_exact];
         }
-        if (!device && views.in.dtype == DType::f32 && internal::amd_scalar_pixels()) {
+        if (!device && views.in.dtype == DType::f32 && internal::amd_kernels()) {
             kernel = kNearestScalarPixels[options.mode == Interp::nearest_exact];
         }
         return internal::run_kernel("resize", [&] {

@@ -8,7 +8,7 @@
 // in-place path, which the default limit leaves to large inputs only).
 // HRES_SAPPHIRE_RAPIDS_KERNELS=1 takes the kernels the wrapper chooses for
 // the Sapphire Rapids entry on any CPU (runtime/src/kernel_choice.h), and
-// HRES_AMD_SCALAR_PIXELS=1 those it takes on AMD's AVX2 and SSE4.1 entries.
+// HRES_AMD_KERNELS=1 those it takes on AMD's AVX2 and SSE4.1 entries.
 #include "hres/hres.h"
 #include "kernel_choice.h"
 #include "support/harness.h"
@@ -78,8 +78,8 @@ int main(int argc, char **argv) {
     }
     if (!choose_everywhere("HRES_SAPPHIRE_RAPIDS_KERNELS", hres::internal::choose_sapphire_rapids_kernels_everywhere,
                            "the Sapphire Rapids entry's kernel choices") ||
-        !choose_everywhere("HRES_AMD_SCALAR_PIXELS", hres::internal::choose_amd_scalar_pixels_everywhere,
-                           "AMD's scalar pixel copies")) {
+        !choose_everywhere("HRES_AMD_KERNELS", hres::internal::choose_amd_kernels_everywhere,
+                           "AMD's kernel choices")) {
         return 2;
     }
     return RUN_ALL_TESTS();
