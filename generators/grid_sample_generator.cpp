@@ -82,6 +82,11 @@ struct Sampled {
     // not prefetched.
     Func ahead;
 
+    // x86 uint8 bilinear of RGB images (the generator's pixel_words): each
+    // input pixel's channels as one 32-bit word (x, y, n), which the taps
+    // gather. Undefined otherwise.
+    Func pixel_words;
+
     // The footprint's first value at (x, y, n) with the prefetches folded in.
     Expr with_ahead(Expr first, Var x, Var y, Var n) const {
         return ahead.defined() ? first | cast(first.type(), ahead(x, y, n)) : first;
@@ -473,6 +478,12 @@ public:
     // of float32 bilinear, which the wrapper takes on AMD's cores
     // (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<bool> prefetch_ahead{"prefetch_ahead", false};
+    // x86 uint8 bilinear, RGB images (3 channels, any layout): each input
+    // pixel's channels are packed into one 32-bit word first (pixel_words),
+    // so that a tap is one gather rather than one per channel. A kernel
+    // variant the wrapper takes where the taps are not byte words gathered
+    // in hardware (schedules/grid_sample_x86.cpp has the numbers).
+    GeneratorParam<bool> pixel_words{"pixel_words", false};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -530,6 +541,22 @@ protected:
         const bool copies = mode == SampleMode::nearest;
         Func pixels("pixels");
         pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
+        Func packed("pixel_words");
+        if (pixel_words) {
+            _halide_user_assert(mode == SampleMode::bilinear && input.type() == UInt(8) && !byte_words &&
+                                !this->get_target().has_gpu_feature())
+                << "pixel_words is an x86 uint8 bilinear kernel";
+            // RGB only: the schedule's RGB branches sum a pixel's channels
+            // together, so each tap's word is gathered once for the three;
+            // elsewhere the channels run apart and each would gather it again
+            // (RGBA even, two channels 1.1x slower, build machine, 2026-11-28).
+            input.dim(2).set_bounds(0, 3);
+            // Channel c in byte c, as layout.h's word_byte reads it back.
+            packed(x, y, n) = cast<uint32_t>(input(x, y, 0, n)) | (cast<uint32_t>(input(x, y, 1, n)) << 8) |
+                              (cast<uint32_t>(input(x, y, 2, n)) << 16);
+            pixels = Func("pixels");
+            pixels(x, y, c, n) = cast<float>(word_byte(packed(x, y, n), c));
+        }
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         Func padded("padded");
         if (padded_copy != PaddedCopy::none) {
@@ -567,6 +594,7 @@ protected:
                                  x, y, c, n, uses_row_windows(input.type()),
                                  row_windows_where(input.type(), layout_of(input, output)), reads ? &*reads : nullptr,
                                  words ? &*words : nullptr, ahead);
+        if (pixel_words) s.pixel_words = packed;
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));
@@ -592,7 +620,7 @@ protected:
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
                               s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
-                              planar_words, reads_grid, s.ahead};
+                              planar_words, reads_grid, s.ahead, s.pixel_words};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {

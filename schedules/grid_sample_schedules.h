@@ -50,6 +50,9 @@ struct GridSampleFuncs {
     // Prefetches of the next row's taps (x, y, n), which the footprint
     // consumes (undefined where not prefetched).
     Halide::Func ahead;
+    // uint8 RGB pixels packed into words (x, y, n) before the sampling
+    // gathers them (undefined where not packed).
+    Halide::Func pixel_words;
 };
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);

@@ -279,6 +279,38 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
             .unroll(r);
     }
 
+    if (f.pixel_words.defined()) {
+        // uint8 RGB pixels packed into words (the generator's pixel_words),
+        // once per call ahead of the sampling, strips of rows in parallel:
+        // each bilinear tap is then one gather (Halide's, lane by lane) of
+        // a word instead of three of a byte. Build machine (AMD EPYC Zen 3),
+        // 2026-11-28, both forms linked into one process, min of 20-30
+        // calls in turn, affine 2x3x345x456 at its own size, zeros, 1
+        // thread, bytes -> words: AVX2 entry NHWC 2410-3176 -> 1570-1717 us,
+        // NCHW 2598-2996 -> 1705-1767 us; SSE4.1 NHWC 4309 -> 3400 us, NCHW
+        // 4092 -> 3701 us; 1x3x1080x1920 at 2 threads (AVX2) NHWC 10781 ->
+        // 9293 us, NCHW 11423 -> 10287 us. H200 machine's host (Intel),
+        // same harness and day, AVX2 entry: NHWC 4043-4274 -> 2204-2551 us,
+        // NCHW 2584-2633 -> 1633-1655 us. On the Sapphire Rapids entry the
+        // byte words (hardware gathers) stay ahead, packed words -> byte
+        // words: NHWC 1759-2435 -> 1393-1875 us, planar 1698-2497 ->
+        // 1833-2784 us at 1 thread but 5399 -> 4791 us at 4x3x1080x1920 and
+        // 16 threads (runtime/src/grid_sample.cpp chooses). The gain needs
+        // the RGB branches, which sum a pixel's channels together: with
+        // channels apart (RGBA, two channels) each channel gathers the word
+        // again (even, and 1.1x slower). Dense loads per plane, or one
+        // interleaved load split three ways.
+        Var strip("strip"), strip_rows("strip_rows"), strips("strips");
+        f.pixel_words.compute_root()
+            .split(f.y, strip, strip_rows, knobs.rows_per_task, TailStrategy::GuardWithIf)
+            .fuse(strip, f.n, strips)
+            .parallel(strips);
+        for (const Expr &dense : {f.layout.planar_input(), f.layout.interleaved_input(3)}) {
+            f.pixel_words.specialize(dense).vectorize(f.x, vec, TailStrategy::GuardWithIf);
+        }
+        f.pixel_words.vectorize(f.x, vec, TailStrategy::GuardWithIf);
+    }
+
     if (f.padded.defined()) {
         // The padded copy, written once per call ahead of the sampling:
         // strips of rows in parallel, each task all channels (one parallel

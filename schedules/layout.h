@@ -22,6 +22,10 @@ struct LayoutConditions {
     Halide::Expr planar() const { return in_x_stride == 1 && out_x_stride == 1; }
     // ... in the input alone.
     Halide::Expr planar_input() const { return in_x_stride == 1; }
+    // Densely interleaved pixels of `count` channels in the input alone.
+    Halide::Expr interleaved_input(int count) const {
+        return channels == count && in_c_stride == 1 && in_x_stride == count;
+    }
     // Densely interleaved pixels of `count` channels in input and output
     // (NHWC). Every stride is pinned to a constant so that specialising on
     // this turns the strided accesses into ones the compiler can vectorise.

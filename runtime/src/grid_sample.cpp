@@ -15,6 +15,7 @@
 #include "hres_affine_grid_sample_bilinear_f32.h"
 #include "hres_affine_grid_sample_bilinear_f32_prefetched.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
+#include "hres_affine_grid_sample_bilinear_u8_pixel_words.h"
 #include "hres_affine_grid_sample_nearest_f32.h"
 #include "hres_affine_grid_sample_nearest_u8.h"
 #include "hres_affine_grid_sample_bilinear_u8_planar_words.h"
@@ -34,6 +35,7 @@
 #include "hres_grid_sample_bilinear_f32.h"
 #include "hres_grid_sample_bilinear_f32_prefetched.h"
 #include "hres_grid_sample_bilinear_u8.h"
+#include "hres_grid_sample_bilinear_u8_pixel_words.h"
 #include "hres_grid_sample_nearest_f32.h"
 #include "hres_grid_sample_nearest_u8.h"
 #include "hres_grid_sample_bilinear_u8_planar_words.h"
@@ -157,6 +159,7 @@ struct SampleKernels {
     const SampleKernel (&padded_words)[2][2];  // the same, uint8 as byte words: [layout][padding]
     const WordKernels &words;
     SampleKernel prefetched;  // x86 float32 bilinear prefetching the next row's taps
+    SampleKernel pixel_words;  // x86 uint8 bilinear of RGB images, pixels packed into words
 };
 constexpr WordKernels kGridSampleWords = {
     {hres_grid_sample_bilinear_u8_rgb_words, hres_grid_sample_nearest_u8_rgb_words},
@@ -164,19 +167,32 @@ constexpr WordKernels kGridSampleWords = {
 constexpr WordKernels kAffineGridSampleWords = {
     {hres_affine_grid_sample_bilinear_u8_rgb_words, hres_affine_grid_sample_nearest_u8_rgb_words},
     {hres_affine_grid_sample_bilinear_u8_planar_words, hres_affine_grid_sample_nearest_u8_planar_words}};
-constexpr SampleKernels kGridSampleKernels{kGridSample, kGridSamplePadded, kGridSamplePaddedWords, kGridSampleWords,
-                                           hres_grid_sample_bilinear_f32_prefetched};
-constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample, kAffineGridSamplePadded,
-                                                 kAffineGridSamplePaddedWords, kAffineGridSampleWords,
-                                                 hres_affine_grid_sample_bilinear_f32_prefetched};
+constexpr SampleKernels kGridSampleKernels{kGridSample,
+                                           kGridSamplePadded,
+                                           kGridSamplePaddedWords,
+                                           kGridSampleWords,
+                                           hres_grid_sample_bilinear_f32_prefetched,
+                                           hres_grid_sample_bilinear_u8_pixel_words};
+constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample,
+                                                 kAffineGridSamplePadded,
+                                                 kAffineGridSamplePaddedWords,
+                                                 kAffineGridSampleWords,
+                                                 hres_affine_grid_sample_bilinear_f32_prefetched,
+                                                 hres_affine_grid_sample_bilinear_u8_pixel_words};
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
 // bicubic, zeros or border padding, a copy within the limit); else the
 // [device][mode][dtype] entry. On the Sapphire Rapids entry uint8 NHWC RGB
 // and planar images read their taps as byte words gathered in hardware
 // (schedules/grid_sample_x86.cpp has the numbers; a word of the input needs
-// 4 elements of it; bicubic only from the padded copy). On AMD's cores
-// float32 bilinear prefetches the next row's taps (kernel_choice.h).
+// 4 elements of it; bicubic only from the padded copy). On the other
+// entries uint8 bilinear of RGB images in those layouts packs each pixel
+// into a word first, gathered once for the three channels: 1.4-1.8x faster
+// on the AVX2 entry on AMD's and Intel's cores (on the Sapphire Rapids
+// entry the byte words stay ahead: NHWC RGB 1.3x at 1 thread, planar
+// batches 1.1x at 16 threads; schedules/grid_sample_x86.cpp).
+// On AMD's cores float32 bilinear prefetches the next row's taps
+// (kernel_choice.h).
 SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
                          const GridSampleOptions &options) {
     const int dtype = internal::dtype_index(in);
@@ -191,6 +207,9 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
     }
     if (words >= 0 && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
         return kernels.words[words][mode];
+    }
+    if (options.mode == Interp::bilinear && in.c == 3 && internal::u8_word_layout(in, out) != internal::WordLayout::none) {
+        return kernels.pixel_words;
     }
     if (cpu && in.dtype == DType::f32 && options.mode == Interp::bilinear && internal::amd_kernels()) {
         return kernels.prefetched;

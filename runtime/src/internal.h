@@ -75,17 +75,23 @@ inline bool dense_rgb_u8(const Image &in, const Image &out) {
     return in.device == Device::cpu && in.dtype == DType::u8 && in.c == 3 && dense_pixels(in) && dense_pixels(out);
 }
 
-// Where the x86 uint8 kernels that read pixels or taps as 32-bit words
-// (interleaved_rows=3 and planar_words in generators/) apply: on the entry
-// whose gathers they are built for, CPU images of their layout, NHWC RGB or
-// planar; `none` elsewhere. Each op adds the sizes its kernels need (and
-// resize has only RGB ones). The values index the ops' kernel tables.
+// CPU uint8 images in and out of one of the layouts that x86 uint8 kernels
+// reading words are built for: NHWC RGB, or planar; `none` elsewhere. The
+// values index the ops' kernel tables.
 enum class WordLayout { none = -1, rgb = 0, planar = 1 };
-inline WordLayout word_layout(const Image &in, const Image &out) {
-    if (in.device != Device::cpu || in.dtype != DType::u8 || !sapphire_rapids_entry_runs()) return WordLayout::none;
+inline WordLayout u8_word_layout(const Image &in, const Image &out) {
+    if (in.device != Device::cpu || in.dtype != DType::u8) return WordLayout::none;
     if (dense_rgb_u8(in, out)) return WordLayout::rgb;
     if (in.stride_w == 1 && out.stride_w == 1) return WordLayout::planar;
     return WordLayout::none;
+}
+
+// Where the kernels that read pixels or taps as 32-bit byte words
+// (interleaved_rows=3 and planar_words in generators/) apply: on the entry
+// whose gathers they are built for, images of their layouts. Each op adds
+// the sizes its kernels need (and resize has only RGB ones).
+inline WordLayout word_layout(const Image &in, const Image &out) {
+    return sapphire_rapids_entry_runs() ? u8_word_layout(in, out) : WordLayout::none;
 }
 
 // One past the last element's offset, or -1 if it overflows.
