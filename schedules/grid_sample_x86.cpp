@@ -286,8 +286,8 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // a word instead of three of a byte. Build machine (AMD EPYC Zen 3),
         // 2026-11-28, both forms linked into one process, min of 20-30
         // calls in turn, affine 2x3x345x456 at its own size, zeros, 1
-        // thread, bytes -> words: AVX2 entry NHWC 2410-3176 -> 1570-1717 us,
-        // NCHW 2598-2996 -> 1705-1767 us; SSE4.1 NHWC 4309 -> 3400 us, NCHW
+        // thread, bytes -> words: AVX2 entry NHWC 2235-3176 -> 1422-1717 us,
+        // NCHW 2216-3470 -> 1570-1981 us; SSE4.1 NHWC 4309 -> 3400 us, NCHW
         // 4092 -> 3701 us; 1x3x1080x1920 at 2 threads (AVX2) NHWC 10781 ->
         // 9293 us, NCHW 11423 -> 10287 us. H200 machine's host (Intel),
         // same harness and day, AVX2 entry: NHWC 4043-4274 -> 2204-2551 us,

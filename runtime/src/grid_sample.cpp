@@ -208,9 +208,8 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
     if (words >= 0 && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
         return kernels.words[words][mode];
     }
-    if (options.mode == Interp::bilinear && in.c == 3 && internal::u8_word_layout(in, out) != internal::WordLayout::none) {
-        return kernels.pixel_words;
-    }
+    const bool rgb_u8 = in.c == 3 && internal::u8_word_layout(in, out) != internal::WordLayout::none;
+    if (rgb_u8 && options.mode == Interp::bilinear) return kernels.pixel_words;
     if (cpu && in.dtype == DType::f32 && options.mode == Interp::bilinear && internal::amd_kernels()) {
         return kernels.prefetched;
     }
