@@ -45,8 +45,6 @@
 #include <random>
 #include <string>
 #include <thread>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -137,49 +135,40 @@ double median_us_batched(const std::function<void()> &call) {
     return times[times.size() / 2];
 }
 
-// Median of per-call times: one warm-up call, then calls until g_min_time has
-// passed (at least 7, at most 2000).
-double median_us(const std::function<void()> &call) {
+// Medians of per-call times of `calls` timed in turn (a, b, a, b, ...): one
+// warm-up call each, then rounds until g_min_time per call has passed (at
+// least 7, at most 2000). In turn, a noisy host's slow and fast phases hit
+// them all alike: for a ratio that is itself the target (the large flips
+// against memcpy of the same bytes; on the build machine, 2 shared cores,
+// the same flip's median moved 2x between consecutive cases, while memcpy
+// had been timed in another phase).
+std::vector<double> medians_in_turn(const std::vector<std::function<void()>> &calls) {
     using clock = std::chrono::steady_clock;
-    if (g_cuda) {
-        // Asynchronous calls: time batches of 20 between synchronisations.
-        return median_us_batched(call);
-    }
-    call();
-    std::vector<double> times;
-    const auto start = clock::now();
-    while (times.size() < 7 ||
-           (times.size() < 2000 && std::chrono::duration<double>(clock::now() - start).count() < g_min_time)) {
-        const auto t0 = clock::now();
-        call();
-        times.push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count());
-    }
-    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-    return times[times.size() / 2];
-}
-
-// Medians of two calls timed in turn (a, b, a, b, ...; one warm-up each,
-// then pairs until 2 * g_min_time has passed, at least 7, at most 2000), so
-// that a noisy host's slow and fast phases hit both alike: for a ratio that
-// is itself the target (the large flips against memcpy of the same bytes).
-// On the build machine (2 shared cores) the same flip's median moved 2x
-// between consecutive cases, while memcpy had been timed in another phase.
-std::pair<double, double> medians_in_turn(const std::function<void()> &a, const std::function<void()> &b) {
-    using clock = std::chrono::steady_clock;
-    a();
-    b();
-    std::vector<double> times[2];
+    for (const auto &call : calls) call();
+    std::vector<std::vector<double>> times(calls.size());
+    const double budget = g_min_time * double(calls.size());
     const auto start = clock::now();
     while (times[0].size() < 7 ||
-           (times[0].size() < 2000 && std::chrono::duration<double>(clock::now() - start).count() < 2 * g_min_time)) {
-        for (int i = 0; i < 2; i++) {
+           (times[0].size() < 2000 && std::chrono::duration<double>(clock::now() - start).count() < budget)) {
+        for (size_t i = 0; i < calls.size(); i++) {
             const auto t0 = clock::now();
-            (i == 0 ? a : b)();
+            calls[i]();
             times[i].push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count());
         }
     }
-    for (auto &t : times) std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-    return {times[0][times[0].size() / 2], times[1][times[1].size() / 2]};
+    std::vector<double> medians;
+    for (auto &t : times) {
+        std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+        medians.push_back(t[t.size() / 2]);
+    }
+    return medians;
+}
+
+// Median of per-call times (medians_in_turn of one call; CUDA in batches).
+double median_us(const std::function<void()> &call) {
+    // Asynchronous calls: time batches of 20 between synchronisations.
+    if (g_cuda) return median_us_batched(call);
+    return medians_in_turn({call})[0];
 }
 
 const char *op_name(Op op) {
@@ -402,8 +391,9 @@ int main(int argc, char **argv) {
                     auto call = [&] { status = run_hres(k, src, dst, theta_data); };
                     double ours = -1, copy = -1;
                     if (large_flip && !g_cuda) {
-                        std::tie(ours, copy) =
-                            medians_in_turn(call, [&] { std::memcpy(out.data(), in.data(), in.size()); });
+                        const std::vector<double> medians =
+                            medians_in_turn({call, [&] { std::memcpy(out.data(), in.data(), in.size()); }});
+                        ours = medians[0], copy = medians[1];
                     } else {
                         ours = median_us(call);
                     }

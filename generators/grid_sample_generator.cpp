@@ -540,9 +540,10 @@ protected:
         // us, nhwc 597-624 -> 543-578 us).
         const bool copies = mode == SampleMode::nearest;
         Func pixels("pixels");
-        pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
         Func packed("pixel_words");
-        if (pixel_words) {
+        if (!pixel_words) {
+            pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
+        } else {
             _halide_user_assert(mode == SampleMode::bilinear && input.type() == UInt(8) && !byte_words &&
                                 !this->get_target().has_gpu_feature())
                 << "pixel_words is an x86 uint8 bilinear kernel";
@@ -554,7 +555,6 @@ protected:
             // Channel c in byte c, as layout.h's word_byte reads it back.
             packed(x, y, n) = cast<uint32_t>(input(x, y, 0, n)) | (cast<uint32_t>(input(x, y, 1, n)) << 8) |
                               (cast<uint32_t>(input(x, y, 2, n)) << 16);
-            pixels = Func("pixels");
             pixels(x, y, c, n) = cast<float>(word_byte(packed(x, y, n), c));
         }
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
