@@ -469,7 +469,8 @@ public:
     // densely interleaved RGB images only (interleaved_rows = 3; 0 = any
     // layout) or for planar ones only (planar_words), which read their taps
     // as 32-bit byte words (ByteWords), gathered in hardware where LLVM
-    // gathers (the wrapper takes them there). schedules/grid_sample_x86.cpp
+    // gathers (the wrapper takes them there, and the bicubic ones on every
+    // entry: a window's four taps in one word). schedules/grid_sample_x86.cpp
     // has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<bool> planar_words{"planar_words", false};

@@ -205,6 +205,25 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // computed for the chunk's three channels at once, 5 rounds: zeros
         // 8097-8558 -> 3721-3838, border 6805-9075 -> 3568-3758;
         // 1x3x1080x1920 at 16 threads, 3 rounds, 4990-5292 -> 3175-3207.
+        // On the entries without LLVM's gathers (all but Sapphire Rapids)
+        // the words stay a scalar loop of 32-bit copies, which the padded
+        // copy's bicubic kernels take there as well: against the float
+        // windows (a conversion, a store and a strided read-back per pixel,
+        // tap row and channel) both forms linked into one process, min of
+        // 15 calls in turn, affine 2x3x345x456 at its own size, 1 thread,
+        // 2026-11-28, windows -> words, us: build machine (AMD EPYC Zen 3)
+        // AVX2 entry, zeros, NCHW 7395-12039 -> 4854-6415, NHWC 7181-10071
+        // -> 4751-6007, border NCHW 7773-10832 -> 4794-6406, NHWC
+        // 9765-10416 -> 5817-6081, 1x3x1080x1920 at 2 threads NCHW 37314
+        // -> 26173, NHWC 44460 -> 26754; SSE4.1 entry NCHW 8321-10280 ->
+        // 6487-6928, NHWC 8420-14320 -> 6664-9048. H200 machine's host
+        // (Intel), zeros, NCHW / NHWC: AVX2 entry 5941-8515 -> 4008-6157 /
+        // 5952-8796 -> 4109-7111, AVX-512 Skylake entry 4936-7417 ->
+        // 3759-5958 / 4837-4857 -> 3418-3563, SSE4.1 7915-8358 ->
+        // 6615-6639 / 8106-8207 -> 6331-6354; border on the AVX2 entry
+        // 5699-5931 -> 3929-3939 / 5861-5935 -> 3964-4337; 16 threads on
+        // the AVX2 entry, 1x3x1080x1920 4541 -> 4102 / 4600 -> 3844,
+        // 4x3x1080x1920 15275 -> 12489 / 15572 -> 12878.
         // Planar kernels compute their words per chunk and channel, so that
         // the buffer has a constant size (the output's loop over c lies
         // between the chunk's and the vector's: no channels_inner); RGB ones

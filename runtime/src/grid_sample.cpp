@@ -182,10 +182,15 @@ constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample,
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
 // bicubic, zeros or border padding, a copy within the limit); else the
-// [device][mode][dtype] entry. On the Sapphire Rapids entry uint8 NHWC RGB
-// and planar images read their taps as byte words gathered in hardware
+// [device][mode][dtype] entry. uint8 NHWC RGB and planar images read the
+// padded copy's windows as byte words on every entry (gathered in hardware
+// on the Sapphire Rapids entry, a scalar loop of word copies elsewhere, which
+// beat the float windows' per-pixel conversions and transposes: 1.2-1.7x on
+// the build machine's AVX2 and SSE4.1 entries; schedules/grid_sample_x86.cpp).
+// On the Sapphire Rapids entry uint8 NHWC RGB and planar images read their
+// nearest and bilinear taps as byte words gathered in hardware too
 // (schedules/grid_sample_x86.cpp has the numbers; a word of the input needs
-// 4 elements of it; bicubic only from the padded copy). On the other
+// 4 elements of it). On the other
 // entries uint8 bilinear of RGB images in those layouts packs each pixel
 // into a word first, gathered once for the three channels: 1.4-1.8x faster
 // on the AVX2 entry on AMD's and Intel's cores (on the Sapphire Rapids
@@ -198,13 +203,14 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
     const int dtype = internal::dtype_index(in);
     const bool cpu = in.device == Device::cpu;
     const int mode = mode_index(options.mode);
-    const int words = static_cast<int>(internal::word_layout(in, out));  // a [layout] index, or -1
     if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {
-        if (words >= 0) return kernels.padded_words[words][padding_value(options.padding)];
+        const int layout = static_cast<int>(internal::u8_word_layout(in, out));  // a [layout] index, or -1
+        if (layout >= 0) return kernels.padded_words[layout][padding_value(options.padding)];
         return kernels.padded[padding_value(options.padding)][dtype];
     }
+    const int words = static_cast<int>(internal::word_layout(in, out));  // a [layout] index, or -1
     if (words >= 0 && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
         return kernels.words[words][mode];
     }
