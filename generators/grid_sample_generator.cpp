@@ -467,11 +467,11 @@ public:
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     // x86 uint8 nearest, bilinear, and bicubic with padded_copy: kernels for
     // densely interleaved RGB images only (interleaved_rows = 3; 0 = any
-    // layout) or for planar ones only (planar_words), which read their taps
-    // as 32-bit byte words (ByteWords), gathered in hardware where LLVM
-    // gathers (the wrapper takes them there, and the bicubic ones on every
-    // entry: a window's four taps in one word). schedules/grid_sample_x86.cpp
-    // has the measurements.
+    // layout; bicubic with padded_copy also RGBA, 4) or for planar ones only
+    // (planar_words), which read their taps as 32-bit byte words
+    // (ByteWords), gathered in hardware where LLVM gathers (the wrapper
+    // takes them there, and the bicubic ones on every entry: a window's four
+    // taps in one word). schedules/grid_sample_x86.cpp has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<bool> planar_words{"planar_words", false};
     // x86, not over a padded copy: while a row is sampled, the next row's
@@ -518,17 +518,20 @@ protected:
                           Expr align_corners) {
         const bool byte_words = interleaved_rows > 0 || planar_words;
         if (byte_words) {
-            _halide_user_assert((interleaved_rows == 3) != planar_words &&
+            // RGBA only over the padded copy, where the words are windows
+            // of the (planar) copy, not pixels of the input.
+            const bool pixels_ok = interleaved_rows == 3 || (interleaved_rows == 4 && padded_copy != PaddedCopy::none);
+            _halide_user_assert(pixels_ok != planar_words &&
                                 (mode != SampleMode::bicubic || padded_copy != PaddedCopy::none) &&
                                 input.type() == UInt(8) && !this->get_target().has_gpu_feature())
                 << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels, and bicubic "
-                   "with padded_copy";
+                   "with padded_copy (there also interleaved_rows=4)";
             if (planar_words) {
                 accept_planar(input);
                 accept_planar(output);
             } else {
-                accept_interleaved(input, 3);
-                accept_interleaved(output, 3);
+                accept_interleaved(input, interleaved_rows);
+                accept_interleaved(output, interleaved_rows);
             }
         } else {
             accept_any_layout(input);
@@ -621,7 +624,7 @@ protected:
         }
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
                               s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
-                              planar_words, reads_grid, s.ahead, s.pixel_words};
+                              planar_words, interleaved_rows, reads_grid, s.ahead, s.pixel_words};
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {

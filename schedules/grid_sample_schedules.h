@@ -44,6 +44,9 @@ struct GridSampleFuncs {
     // chunk in the kernels for planar images only.
     Halide::Func words;
     bool planar_words = false;
+    // The channels of the NHWC pixels the byte-word kernels are built for
+    // (3, or 4 over the padded copy); 0 in every other kernel.
+    int interleaved_words = 0;
     // The footprint reads an explicit grid (grid_sample; the affine sampler
     // computes its coordinates).
     bool reads_grid = false;

@@ -87,12 +87,16 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // spill, each. H200 host (AVX-512, 1 thread, 2x3x345x456 NHWC, side by
     // side, 2026-11-21): bicubic f32 8.6 -> 7.4 ms, u8 9.7 -> 8.1 ms with 32
     // pixels (64: 7.7 and 8.6 ms); bilinear and nearest gain nothing (up to
-    // 35% slower for nearest u8), so they keep whole rows.
+    // 35% slower for nearest u8), so they keep whole rows. The RGBA
+    // byte-word kernels (bicubic over the padded copy) run this branch for
+    // their four channels.
+    const int pixel_channels = f.interleaved_words > 0 ? f.interleaved_words : 3;
     if (knobs.interleaved_chunk > 0) {
-        loops(f.output.specialize(f.layout.interleaved(3) && row >= knobs.interleaved_chunk), true,
+        loops(f.output.specialize(f.layout.interleaved(pixel_channels) && row >= knobs.interleaved_chunk), true,
               knobs.interleaved_chunk, TailStrategy::ShiftInwards, lanes);
     } else {
-        loops(f.output.specialize(f.layout.interleaved(3)), true, row, TailStrategy::GuardWithIf, lanes);
+        loops(f.output.specialize(f.layout.interleaved(pixel_channels)), true, row, TailStrategy::GuardWithIf,
+              lanes);
     }
     // Planar byte words (planar images only): constant chunks too, so that
     // the words' buffer has a constant size.
@@ -223,11 +227,14 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // 6615-6639 / 8106-8207 -> 6331-6354; border on the AVX2 entry
         // 5699-5931 -> 3929-3939 / 5861-5935 -> 3964-4337; 16 threads on
         // the AVX2 entry, 1x3x1080x1920 4541 -> 4102 / 4600 -> 3844,
-        // 4x3x1080x1920 15275 -> 12489 / 15572 -> 12878.
+        // 4x3x1080x1920 15275 -> 12489 / 15572 -> 12878. NHWC RGBA (the
+        // same words for four channels), build machine, AVX2 entry, zeros,
+        // 9534-12429 -> 5646-8416.
         // Planar kernels compute their words per chunk and channel, so that
         // the buffer has a constant size (the output's loop over c lies
-        // between the chunk's and the vector's: no channels_inner); RGB ones
-        // per chunk (three channels where the words have a c).
+        // between the chunk's and the vector's: no channels_inner); NHWC
+        // ones (RGB, and RGBA over the padded copy) per chunk (every channel
+        // where the words have a c).
         _halide_user_assert(knobs.interleaved_chunk > 0) << "byte words need interleaved_chunk > 0\n";
         f.words.compute_at(f.output, f.planar_words ? f.c : xo).bound_storage(f.x, knobs.interleaved_chunk);
         // Several words per pixel (bilinear's taps, bicubic's tap rows): one
@@ -334,7 +341,8 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // The padded copy, written once per call ahead of the sampling:
         // strips of rows in parallel, each task all channels (one parallel
         // loop rather than one per channel), interleaved input one dense load
-        // per vector split three ways. Planar whatever the input's layout.
+        // per vector split three ways (four in the RGBA byte-word kernels).
+        // Planar whatever the input's layout.
         // Against the in-place windows, H100 host (AVX-512, affine 2x3x345x456
         // at its own size, single-kernel harness, 4 interleaved rounds,
         // 2026-11-22, a noisy host): 1 thread, f32 nchw 14.9-16.9 -> 6.8-9.7
@@ -357,7 +365,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
             .reorder(f.x, strip_rows, f.c, strips)
             .parallel(strips);
         f.padded.specialize(f.layout.planar()).vectorize(f.x, vec, TailStrategy::GuardWithIf);
-        f.padded.specialize(f.layout.interleaved(3))
+        f.padded.specialize(f.layout.interleaved(pixel_channels))
             .reorder(f.c, f.x, strip_rows, strips)
             .unroll(f.c)
             .vectorize(f.x, vec, TailStrategy::GuardWithIf);

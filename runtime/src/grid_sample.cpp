@@ -8,10 +8,12 @@
 #include "hres_affine_grid_sample_bicubic_padded_border_u8.h"
 #include "hres_affine_grid_sample_bicubic_padded_border_u8_planar_words.h"
 #include "hres_affine_grid_sample_bicubic_padded_border_u8_rgb_words.h"
+#include "hres_affine_grid_sample_bicubic_padded_border_u8_rgba_words.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_f32.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
 #include "hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
+#include "hres_affine_grid_sample_bicubic_padded_zeros_u8_rgba_words.h"
 #include "hres_affine_grid_sample_bilinear_f32.h"
 #include "hres_affine_grid_sample_bilinear_f32_prefetched.h"
 #include "hres_affine_grid_sample_bilinear_u8.h"
@@ -28,10 +30,12 @@
 #include "hres_grid_sample_bicubic_padded_border_u8.h"
 #include "hres_grid_sample_bicubic_padded_border_u8_planar_words.h"
 #include "hres_grid_sample_bicubic_padded_border_u8_rgb_words.h"
+#include "hres_grid_sample_bicubic_padded_border_u8_rgba_words.h"
 #include "hres_grid_sample_bicubic_padded_zeros_f32.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
 #include "hres_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
+#include "hres_grid_sample_bicubic_padded_zeros_u8_rgba_words.h"
 #include "hres_grid_sample_bilinear_f32.h"
 #include "hres_grid_sample_bilinear_f32_prefetched.h"
 #include "hres_grid_sample_bilinear_u8.h"
@@ -96,15 +100,30 @@ constexpr SampleKernel kAffineGridSamplePadded[2][2] = {
     {hres_affine_grid_sample_bicubic_padded_border_u8, hres_affine_grid_sample_bicubic_padded_border_f32},
 };
 // The same for uint8 images of one layout, each window read as one byte
-// word, [layout][padding], layouts as internal::WordLayout numbers them.
-constexpr SampleKernel kGridSamplePaddedWords[2][2] = {
+// word, [layout][padding], layouts as padded_word_layout() numbers them.
+constexpr SampleKernel kGridSamplePaddedWords[3][2] = {
     {hres_grid_sample_bicubic_padded_zeros_u8_rgb_words, hres_grid_sample_bicubic_padded_border_u8_rgb_words},
-    {hres_grid_sample_bicubic_padded_zeros_u8_planar_words, hres_grid_sample_bicubic_padded_border_u8_planar_words}};
-constexpr SampleKernel kAffineGridSamplePaddedWords[2][2] = {
+    {hres_grid_sample_bicubic_padded_zeros_u8_planar_words, hres_grid_sample_bicubic_padded_border_u8_planar_words},
+    {hres_grid_sample_bicubic_padded_zeros_u8_rgba_words, hres_grid_sample_bicubic_padded_border_u8_rgba_words}};
+constexpr SampleKernel kAffineGridSamplePaddedWords[3][2] = {
     {hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words,
      hres_affine_grid_sample_bicubic_padded_border_u8_rgb_words},
     {hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words,
-     hres_affine_grid_sample_bicubic_padded_border_u8_planar_words}};
+     hres_affine_grid_sample_bicubic_padded_border_u8_planar_words},
+    {hres_affine_grid_sample_bicubic_padded_zeros_u8_rgba_words,
+     hres_affine_grid_sample_bicubic_padded_border_u8_rgba_words}};
+
+// The layouts of the padded copy's byte-word kernels: internal::WordLayout's
+// (NHWC RGB 0, planar 1), and NHWC RGBA 2, whose words are windows of the
+// planar copy too; -1 for the rest.
+int padded_word_layout(const Image &in, const Image &out) {
+    if (internal::WordLayout layout = internal::u8_word_layout(in, out); layout != internal::WordLayout::none) {
+        return static_cast<int>(layout);
+    }
+    const bool rgba = in.device == Device::cpu && in.dtype == DType::u8 && in.c == 4 &&
+                      internal::dense_pixels(in) && internal::dense_pixels(out);
+    return rgba ? 2 : -1;
+}
 
 // The largest padded copy worth making. glibc's malloc keeps freed
 // blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
@@ -156,7 +175,7 @@ using WordKernels = SampleKernel[2][2];
 struct SampleKernels {
     const SampleKernel (&general)[2][3][2];  // [device][mode][dtype]
     const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
-    const SampleKernel (&padded_words)[2][2];  // the same, uint8 as byte words: [layout][padding]
+    const SampleKernel (&padded_words)[3][2];  // the same, uint8 as byte words: [layout][padding]
     const WordKernels &words;
     SampleKernel prefetched;  // x86 float32 bilinear prefetching the next row's taps
     SampleKernel pixel_words;  // x86 uint8 bilinear of RGB images, pixels packed into words
@@ -182,16 +201,16 @@ constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample,
 
 // The kernel for a call: a padded-copy variant where one takes it (CPU
 // bicubic, zeros or border padding, a copy within the limit); else the
-// [device][mode][dtype] entry. uint8 NHWC RGB and planar images read the
-// padded copy's windows as byte words on every entry (gathered in hardware
-// on the Sapphire Rapids entry, a scalar loop of word copies elsewhere, which
-// beat the float windows' per-pixel conversions and transposes: 1.2-1.7x on
-// the build machine's AVX2 and SSE4.1 entries; schedules/grid_sample_x86.cpp).
-// On the Sapphire Rapids entry uint8 NHWC RGB and planar images read their
-// nearest and bilinear taps as byte words gathered in hardware too
-// (schedules/grid_sample_x86.cpp has the numbers; a word of the input needs
-// 4 elements of it). On the other
-// entries uint8 bilinear of RGB images in those layouts packs each pixel
+// [device][mode][dtype] entry. uint8 NHWC RGB and RGBA and planar images
+// read the padded copy's windows as byte words on every entry (gathered in
+// hardware on the Sapphire Rapids entry, a scalar loop of word copies
+// elsewhere, which beat the float windows' per-pixel conversions and
+// transposes: 1.2-1.7x on the build machine's AVX2 and SSE4.1 entries;
+// schedules/grid_sample_x86.cpp). On the Sapphire Rapids entry uint8 NHWC
+// RGB and planar images read their nearest and bilinear taps as byte words
+// gathered in hardware too (schedules/grid_sample_x86.cpp has the numbers;
+// a word of the input needs 4 elements of it). On the other entries uint8
+// bilinear of RGB images in those layouts packs each pixel
 // into a word first, gathered once for the three channels: 1.4-1.8x faster
 // on the AVX2 entry on AMD's and Intel's cores (on the Sapphire Rapids
 // entry the byte words stay ahead: NHWC RGB 1.3x at 1 thread, planar
@@ -206,8 +225,9 @@ SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Im
     if (cpu && options.mode == Interp::bicubic &&
         (options.padding == Padding::zeros || options.padding == Padding::border) &&
         padded_copy_bytes(in) <= copy_limit.load()) {
-        const int layout = static_cast<int>(internal::u8_word_layout(in, out));  // a [layout] index, or -1
-        if (layout >= 0) return kernels.padded_words[layout][padding_value(options.padding)];
+        if (const int layout = padded_word_layout(in, out); layout >= 0) {
+            return kernels.padded_words[layout][padding_value(options.padding)];
+        }
         return kernels.padded[padding_value(options.padding)][dtype];
     }
     const int words = static_cast<int>(internal::word_layout(in, out));  // a [layout] index, or -1
