@@ -304,9 +304,9 @@ TEST(AffineGridSampleVsReference, RandomFloat32) { random_sampling<float>(202612
 TEST(AffineGridSampleVsReference, RandomUint8) { random_sampling<uint8_t>(20261204, 400, true); }
 
 // Fixed shapes the random draws reach rarely: 1-pixel inputs and outputs, a
-// large input, batches with 5 channels, RGB rows longer than the x86
-// schedule's 32- and 64-pixel chunks and not a multiple of them (the last
-// chunk shifted inwards), RGB inputs of 2 pixels, batches of 1-pixel-wide
+// large input, batches with 5 channels, RGB and RGBA rows longer than the
+// x86 schedule's 32- and 64-pixel chunks and not a multiple of them (the
+// last chunk shifted inwards), RGB inputs of 2 pixels, batches of 1-pixel-wide
 // images and planar inputs of exactly 4 values (uint8 nearest and bilinear
 // read 32-bit byte words on the Sapphire Rapids entry, the buffer's last
 // ones starting early); every mode x padding x align_corners, both dtypes,
@@ -317,7 +317,8 @@ void fixed_shapes() {
     const Shape shapes[] = {{1, 3, 1, 1, 4, 5}, {1, 1, 1, 9, 3, 7},  {2, 2, 7, 1, 6, 2},   {1, 4, 1, 1, 1, 1},
                             {3, 5, 6, 5, 5, 6}, {1, 3, 300, 257, 9, 11}, {2, 1, 2, 2, 1, 13},
                             {2, 3, 40, 50, 5, 77},  {1, 3, 1, 2, 3, 70}, {3, 3, 2, 1, 4, 64},
-                            {2, 3, 5, 3, 2, 130}, {1, 1, 2, 2, 3, 5},  {1, 4, 1, 1, 2, 3}};
+                            {2, 3, 5, 3, 2, 130}, {1, 1, 2, 2, 3, 5},  {1, 4, 1, 1, 2, 3},
+                            {2, 4, 40, 50, 5, 77},  {1, 4, 3, 2, 2, 70}};
     std::mt19937 rng(99);
     TieBudget budget;
     for (const Shape &sh : shapes)
