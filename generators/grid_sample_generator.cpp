@@ -59,10 +59,10 @@ struct Sampled {
     Func window;
     Expr window_fits;
     // Padded windows (bicubic with zeros or border padding, the generator's
-    // padded_copy): the input with margins (a window's width in x, one row
-    // in y) padded as that mode pads, which the windows read. Every window
-    // then starts at its row's first tap, so the taps are the windows as
-    // read, with nothing to pick or mask, and window_fits is undefined: they
+    // padded_copy): the input with margins (a window's width in x and in y)
+    // padded as that mode pads, which the windows read. Every window then
+    // starts at its row's first tap, so the taps are the windows as read,
+    // with nothing to pick or mask, and window_fits is undefined: they
     // always fit.
     Func padded;
     // Nearest by offset (x86, NCHW and NHWC input): per channel, the tap's
@@ -138,28 +138,27 @@ public:
     }
 
     // The same over the padded copy, from the coordinates of the first tap
-    // in x and the first row (integral floats): windows starting beyond [-w,
-    // width] and rows beyond [-1, height] read only what the copy holds
-    // there (zeros, or the edge pixels), as they do at those bounds.
+    // in x and in y (integral floats): windows starting beyond [-w, width],
+    // or whose rows start beyond [-w, height], read only what the copy holds
+    // there (zeros, or the edge pixels), as they do at those bounds. So the
+    // rows are consecutive from the first, which is all the footprint
+    // stores: each window's address is one offset from the row's.
     void add_padded_values(std::vector<Expr> &values, Expr first, Expr top) {
         at = int(values.size());
-        rows = w;
         values.push_back(index_bits(padded_index(first, -w, width)));
-        for (int j = 0; j < rows; j++) values.push_back(index_bits(padded_index(top + float(j), -1, height)));
+        values.push_back(index_bits(padded_index(top, -w, height)));
     }
 
     // After the footprint is defined: the windows, and the value of the tap
     // at x index t of row j (whose y index is u).
     void define() {
         Var i("i"), r("r");
-        Expr row = row_read(r);
         if (s.padded.defined()) {
-            Expr padded_row = promised_index(row, -1, height);
-            s.window(i, r, x, y, c, n) = cast<float>(s.padded(padded_first() + i, padded_row, c, n));
+            s.window(i, r, x, y, c, n) = cast<float>(s.padded(padded_first() + i, padded_top() + r, c, n));
             return;
         }
         Expr first = promised_index(stored(at), 0, width - w);
-        s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row, 0, height - 1), c, n);
+        s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row_read(r), 0, height - 1), c, n);
         s.window_fits = width >= w;
     }
     // Over the padded copy (planar) of a uint8 image, in place of define():
@@ -168,7 +167,7 @@ public:
     void define_words() {
         _halide_user_assert(w == 4) << "a byte word holds a window of four taps (bicubic)";
         Var r("r");
-        Expr row = promised_index(row_read(r), -1, height);
+        Expr row = padded_top() + r;
         s.words(r, x, y, c, n) = word_of_bytes([&](Expr i) { return s.padded(i, row, c, n); }, padded_first());
     }
     // Over the padded copy: tap k of row j.
@@ -190,8 +189,9 @@ private:
         for (int j = 0; j < rows; j++) read_rows.push_back(stored(at + 1 + j));
         return rows == 1 ? read_rows[0] : mux(r, read_rows);
     }
-    // Over the padded copy: the windows' first column.
+    // Over the padded copy: the windows' first column and first row.
     Expr padded_first() const { return promised_index(stored(at), -w, width); }
+    Expr padded_top() const { return promised_index(stored(at + 1), -w, height); }
 
     Sampled &s;
     Func pixels;

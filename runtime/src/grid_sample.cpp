@@ -132,12 +132,12 @@ int padded_word_layout(const Image &in, const Image &out) {
 // 1.3-1.8x slower than sampling in place (schedules/grid_sample_x86.cpp).
 std::atomic<size_t> copy_limit{size_t(32) << 20};
 
-// Bytes of the padded copy of `in`: 4 columns and 1 row of margin on each
+// Bytes of the padded copy of `in`: 4 columns and 4 rows of margin on each
 // side (the bicubic windows' reach); SIZE_MAX if that overflows.
 size_t padded_copy_bytes(const Image &in) {
     const size_t element = in.dtype == DType::f32 ? 4 : 1;
     size_t bytes = 0;
-    if (__builtin_mul_overflow(size_t(in.w + 8), size_t(in.h + 2), &bytes) ||
+    if (__builtin_mul_overflow(size_t(in.w + 8), size_t(in.h + 8), &bytes) ||
         __builtin_mul_overflow(bytes, size_t(in.c) * size_t(in.n), &bytes) ||
         __builtin_mul_overflow(bytes, element, &bytes)) {
         return SIZE_MAX;
