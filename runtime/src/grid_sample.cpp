@@ -210,11 +210,11 @@ constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample,
 // RGB and planar images read their nearest and bilinear taps as byte words
 // gathered in hardware too (schedules/grid_sample_x86.cpp has the numbers;
 // a word of the input needs 4 elements of it). On the other entries uint8
-// bilinear of RGB images in those layouts packs each pixel
-// into a word first, gathered once for the three channels: 1.4-1.8x faster
-// on the AVX2 entry on AMD's and Intel's cores (on the Sapphire Rapids
-// entry the byte words stay ahead: NHWC RGB 1.3x at 1 thread, planar
-// batches 1.1x at 16 threads; schedules/grid_sample_x86.cpp).
+// bilinear of RGB images in those layouts packs each pixel into a word
+// first, gathered once for the three channels: 1.4-1.8x faster on the AVX2
+// entry on AMD's and Intel's cores (on the Sapphire Rapids entry the byte
+// words stay ahead: NHWC RGB 1.3x at 1 thread, planar batches 1.1x at 16
+// threads; schedules/grid_sample_x86.cpp).
 // On AMD's cores float32 bilinear prefetches the next row's taps
 // (kernel_choice.h).
 SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,

@@ -9,8 +9,9 @@ namespace hres::internal {
 // Whether the x86 kernels run their first multi-target entry (Sapphire
 // Rapids features, not forced below AVX-512), on which float32 bilinear's
 // horizontal pass (generators/pass_order.h), uint8 RGB nearest's pixel
-// words (runtime/src/resize.cpp) and the sampler's uint8 byte words
-// (runtime/src/grid_sample.cpp) gather in hardware; or whether the choice
+// words (runtime/src/resize.cpp) and the sampler's uint8 nearest and
+// bilinear byte words (runtime/src/grid_sample.cpp; its bicubic ones are
+// taken on every entry) gather in hardware; or whether the choice
 // is taken everywhere (below).
 bool sapphire_rapids_entry_runs();
 
