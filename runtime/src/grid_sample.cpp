@@ -120,9 +120,7 @@ int padded_word_layout(const Image &in, const Image &out) {
     if (internal::WordLayout layout = internal::u8_word_layout(in, out); layout != internal::WordLayout::none) {
         return static_cast<int>(layout);
     }
-    const bool rgba = in.device == Device::cpu && in.dtype == DType::u8 && in.c == 4 &&
-                      internal::dense_pixels(in) && internal::dense_pixels(out);
-    return rgba ? 2 : -1;
+    return internal::dense_u8_pixels(in, out, 4) ? 2 : -1;
 }
 
 // The largest padded copy worth making. glibc's malloc keeps freed

@@ -69,11 +69,13 @@ inline bool dense_pixels(const Image &image) {
     return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
 }
 
-// CPU uint8 NHWC RGB images in and out: the layout of the x86 kernels built
-// for it alone (interleaved_rows=3 in generators/).
-inline bool dense_rgb_u8(const Image &in, const Image &out) {
-    return in.device == Device::cpu && in.dtype == DType::u8 && in.c == 3 && dense_pixels(in) && dense_pixels(out);
+// CPU uint8 NHWC images of `channels` (3 or 4) in and out: the layout of the
+// x86 kernels built for it alone (interleaved_rows=`channels` in generators/).
+inline bool dense_u8_pixels(const Image &in, const Image &out, int channels) {
+    return in.device == Device::cpu && in.dtype == DType::u8 && in.c == channels && dense_pixels(in) &&
+           dense_pixels(out);
 }
+inline bool dense_rgb_u8(const Image &in, const Image &out) { return dense_u8_pixels(in, out, 3); }
 
 // CPU uint8 images in and out of one of the layouts that x86 uint8 kernels
 // reading words are built for: NHWC RGB, or planar; `none` elsewhere. The
