@@ -30,4 +30,32 @@ inline float vertical_first_below(bool horizontal_gathers) {
     return horizontal_gathers ? kVerticalFirstBelowGathered : kVerticalFirstBelow;
 }
 
+// The float32 NHWC RGB and RGBA kernels (the generator's interleaved_rows)
+// run their horizontal pass as pixel vectors (a pixel's channels one
+// vector, each tap one dense load; the generator's pixel_vectors) without
+// antialias, except bicubic on the AVX-512 entries, whose 16-row tiles
+// beat them there; with antialias a pixel's tap loop lost to the tiles.
+// The generator asks it of its target, the wrapper of the entry the CPU runs.
+inline bool pixel_vectors_by_default(bool bilinear, bool antialias, bool avx512_entry) {
+    return !antialias && (bilinear || !avx512_entry);
+}
+
+// With pixel vectors, the vertical pass runs first (those kernels' only
+// order) where the output has at most this fraction of the input's rows:
+// bilinear wherever it has no more rows, bicubic below the fraction
+// where the vertical pass' four taps over nearly every input row cost
+// more than the pixel vectors save.
+constexpr float kPixelVectorsBelowBilinear = 1.0f;
+constexpr float kPixelVectorsBelowBicubic = 0.8f;
+
+// Where the wrapper takes the interleaved_rows kernels: the planar kernels'
+// threshold (vertical_first_below), or the pixel vectors' where they run.
+inline float interleaved_vertical_first_below(bool bilinear, bool antialias, bool avx512_entry,
+                                              bool horizontal_gathers) {
+    if (pixel_vectors_by_default(bilinear, antialias, avx512_entry)) {
+        return bilinear ? kPixelVectorsBelowBilinear : kPixelVectorsBelowBicubic;
+    }
+    return vertical_first_below(horizontal_gathers);
+}
+
 }  // namespace hres

@@ -30,6 +30,10 @@ void set_seed_estimates(In &input, Out &output) {
     output.set_estimates({{0, 270}, {0, 270}, {0, 3}, {0, 1}});
 }
 
+// Lanes of a pixel vector (the float32 interleaved_rows kernels'
+// pixel_vectors): an RGB or RGBA pixel's channels in one 128-bit register.
+constexpr int kPixelLanes = 4;
+
 // A tap's contribution to a pass' sum: uint8 widens pixel and int16 weight
 // to int32 (SPEC.md 3.2), float32 multiplies.
 using Product = std::function<Expr(Expr, Expr)>;
@@ -387,6 +391,13 @@ public:
     // bilinear on the entries where LLVM gathers (llvm_gathers() in
     // schedules/x86_loops.h). schedules/resize_x86.cpp has the measurements.
     GeneratorParam<int> horizontal_gathers{"horizontal_gathers", -1};
+    // x86 float32 interleaved_rows kernels: the horizontal pass as one
+    // vector per output pixel, its channels (RGB padded to 4 lanes), each tap
+    // one dense load from the vertical pass' flat row at the column table's
+    // offset (1), or as the other kernels run it (0: tiles or gathers); -1 =
+    // the tuned default (generators/pass_order.h, pixel_vectors_by_default).
+    // schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> pixel_vectors{"pixel_vectors", -1};
     // CUDA: threads per block along x and y (-1 = the tuned default: 16
     // rows with antialias, 8 without), output rows per thread (0 = the tuned
     // default, 4), and on grids of fewer than gpu_few_outputs output
@@ -529,6 +540,15 @@ public:
         Func sum_y_first("sum_y_first"), resized_y("resized_y"), sum_x_second("sum_x_second");
         Func resized_yx("resized_yx");
         Func resized_y_rows("resized_y_rows");  // interleaved_rows: resized_y's flat rows
+        // interleaved_rows float32 with pixel_vectors: the horizontal pass,
+        // (x, y, q, n) with q a lane of output pixel x's vector.
+        const bool pixel_vectors_on =
+            flat_channels > 0 && !fixed &&
+            (pixel_vectors >= 0 ? pixel_vectors > 0
+                                : pixel_vectors_by_default(filter == Filter::linear, antialias,
+                                                           get_target().has_feature(Target::AVX512)));
+        Func pixel_sum("pixel_sum");
+        Var q("q");
         Expr vertical_first;  // undefined where only the horizontal-first order is built
         // The vertical uint8 pass on x86: its taps in pairs, each pair's two
         // products summed in a Func of its own, which the schedule computes
@@ -624,8 +644,17 @@ public:
                     // load per tap row and no shuffles; the horizontal pass
                     // then reads its pixels' channels apart, as it reads an
                     // interleaved input's. Each task needs only its own rows
-                    // of the vertical pass, as planar images' do.
-                    auto flat_row = [&](Expr tap) { return input(x / flat_channels, tap, x % flat_channels, n); };
+                    // of the vertical pass, as planar images' do. Read as
+                    // pixel vectors (below), an RGB row is one value longer:
+                    // the last pixel's padding lane, a copy of its last
+                    // value (the clamp is peeled off the row's other vectors).
+                    Expr value = x;
+                    if (pixel_vectors_on && flat_channels < kPixelLanes) {
+                        value = min(likely(x), flat_channels * axis_x.in - 1);
+                    }
+                    auto flat_row = [&](Expr tap) {
+                        return input(value / flat_channels, tap, value % flat_channels, n);
+                    };
                     define_sum(sum_y_first, taps_y, ry, flat_row, 0.0f, product, nullptr);
                     resized_y_rows(x, y, c, n) = sum_y_first(x, y, c, n);
                     resized_y(x, y, c, n) = resized_y_rows(flat_channels * x + c, y, 0, n);
@@ -637,7 +666,19 @@ public:
                 auto resized_column = [&](Expr tap) { return resized_y(tap, y, c, n); };
                 define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product, nullptr);
                 resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
-                if (flat_channels > 0) {
+                if (pixel_vectors_on) {
+                    // A pixel's channels as one vector of kPixelLanes (the
+                    // lane q reads value q of the pixel's run; past an RGB
+                    // pixel's three it reads the next pixel's first, and is
+                    // not stored): a tap is one dense load at the pixel's
+                    // offset in the flat row, where the tiles transpose and
+                    // the gathers read lane by lane.
+                    auto pixel_lanes = [&](Expr tap) { return resized_y_rows(flat_channels * tap + q, y, 0, n); };
+                    define_tap_sum(pixel_sum, taps_x, rx, pixel_lanes, 0.0f, product, antialias, filter, nullptr, x,
+                                   y, q, n);
+                    vertical_first = Halide::Internal::const_true();
+                    output(x, y, c, n) = pixel_sum(x, y, c, n);
+                } else if (flat_channels > 0) {
                     // The only order of this kernel (the wrapper picks it
                     // for images that shrink enough in y).
                     vertical_first = Halide::Internal::const_true();
@@ -672,6 +713,7 @@ public:
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
             if (flat_channels > 0) funcs.vertical_first.flat_rows = resized_y_rows;
+            if (pixel_vectors_on) funcs.vertical_first.pixel_vectors = {pixel_sum, q, kPixelLanes};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }

@@ -128,6 +128,15 @@ struct FilteredResizeFuncs {
         // (x indexes values), which resized_y reads pixel by pixel; then
         // `when` is true and the output has no other order.
         Halide::Func flat_rows;
+        // Interleaved kernels: the horizontal pass as one vector per output
+        // pixel (sum (x, y, lane, n), `lanes` wide), which the output reads
+        // (undefined: the output reads `resized`).
+        struct PixelVectors {
+            Halide::Func sum;
+            Halide::Var lane;
+            int lanes = 0;
+        };
+        PixelVectors pixel_vectors;
     };
     VerticalFirst vertical_first;
     // uint8 on x86: sum_x is a reduction over pairs of taps (even without

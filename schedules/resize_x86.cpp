@@ -741,7 +741,47 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         copy.images = OutputLoops::Images::in_tasks;
         copy.pixels = knobs.interleaved_pixels;
         Stage nest = only_order ? Stage(f.output) : f.output.specialize(vf.when);
-        if (knobs.horizontal_gathers && f.constant_taps) {
+        if (vf.pixel_vectors.sum.defined()) {
+            // A pixel at a time, its channels one vector (the generator's
+            // pixel_vectors): each tap a dense load from the task's flat
+            // rows at the column table's offset, a broadcast weight and a
+            // multiply-add; the output stores the pixel's channels (RGB:
+            // an 8-byte and a 4-byte store). Bilinear is 14 instructions a
+            // pixel on the AVX2 entry, where the tiles transpose twice and
+            // the gathers insert lane by lane. Build machine (AMD Zen 3),
+            // AVX2 entry, 2026-11-28 (evening), same-process pairs, 1
+            // thread, min of 40-100 calls, the tiles -> pixel vectors, us:
+            // RGB 1x3x500x400 -> 256x256 bilinear 189-258 -> 132-186,
+            // bicubic 221-222 -> 207-210, 1x3x1080x1920 -> 540x960
+            // bilinear 2738-3361 -> 1863-2306, bicubic 3145-3278 ->
+            // 2549-2655; RGBA 500x400 -> 256x256 bilinear 279-287 ->
+            // 130-134, bicubic 333-469 -> 212-291. H200 machine's host
+            // (Intel), 3 rounds: SSE4.1 bilinear 256-359 -> 191-268,
+            // 1080x1920 3368-3656 -> 2308-2400, bicubic 320-452 -> 259-377,
+            // 1080x1920 3195-4410 -> 2337-3437; AVX-512 Skylake bilinear
+            // 251-298 -> 197-270, 1080x1920 2547-2966 -> 1894-2243; bicubic
+            // 1080x1920 2724-3564 -> 2187-3183 but 500x400 332-342 ->
+            // 384-445 (Sapphire Rapids 281-328 -> 251-378), so bicubic keeps
+            // the tiles on the AVX-512 entries (generators/pass_order.h).
+            // With antialias a pixel's tap loop lost to the tiles (AVX2
+            // entry, RGB 500x400 -> 256x256 bilinear+aa 510-514 -> 514-550,
+            // bicubic+aa 717-733 -> 637-860; Sapphire Rapids bicubic+aa at
+            // 345x456 -> 270x270 1.3x slower than the general kernel), as
+            // did pixels summed four at a time, taps outermost, over a row
+            // buffer (392-396 -> 430-465 us, bilinear+aa 345x456, AVX2).
+            // runtime/src/resize.cpp has the general kernel against these.
+            OutputLoops pixels = copy;
+            pixels.planar_lanes = pixels.interleaved_lanes = 1;
+            const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, pixels).task;
+            vf.flat_rows.compute_at(f.output, task).vectorize(f.x, vec * 2, TailStrategy::GuardWithIf);
+            if (!f.constant_taps) {
+                vf.sum_y.compute_at(vf.flat_rows, f.x).vectorize(f.x);
+                vf.sum_y.update().vectorize(f.x);
+            }
+            auto &pv = vf.pixel_vectors;
+            pv.sum.compute_at(f.output, f.x).bound(pv.lane, 0, pv.lanes).vectorize(pv.lane);
+            if (!f.constant_taps) pv.sum.update().vectorize(pv.lane);
+        } else if (knobs.horizontal_gathers && f.constant_taps) {
             // The horizontal pass as each output row's scalar loop along x,
             // its taps read from the task's strip of the vertical pass at
             // the column table's indices, which LLVM's loop vectorizer turns

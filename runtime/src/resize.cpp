@@ -403,12 +403,31 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // output has no more rows than the input: H200 machine's host,
         // 2026-11-26, 1x3x345x456 -> 270x270 RGB, 1 thread, 228-277 ->
         // 180-239 us (schedules/resize_x86.cpp has the rest).
-        // The threshold as the planar kernels compare (generators/pass_order.h).
+        // Since 2026-11-28 (evening) their horizontal pass runs pixel vectors
+        // without antialias (schedules/resize_x86.cpp), which made them
+        // faster up to more of the rows: bilinear wherever the output has
+        // no more rows than the input, bicubic up to 0.8 of them, except on
+        // the AVX-512 entries, where bicubic keeps the tiles and 0.7.
+        // Build machine (AMD Zen 3), AVX2 entry, same-process pairs, 1
+        // thread, min of 60-100 calls, general kernel -> pixel vectors, us:
+        // RGB 1x3x345x456 -> 270x270 (0.78 of the rows) bilinear 212-324 ->
+        // 139-188, bicubic 275 -> 225; -> 345x270 (1.0) bilinear 239 -> 173,
+        // bicubic 375 -> 392; RGBA 1x4x345x456 -> 270x270 bilinear 342-371
+        // -> 137-140, bicubic 400-587 -> 231-319, -> 345x270 bilinear
+        // 386-426 -> 171-174. H200 machine's host (Intel), 3 rounds: AVX2
+        // bilinear 367-446 -> 240-250 (0.78), 352-484 -> 270-306 (1.0),
+        // bicubic 359-512 -> 242-399 (0.78), 334-535 -> 292-472 (1.0);
+        // SSE4.1 bilinear 249-326 -> 190-230 (0.78), 265-362 -> 227-313
+        // (1.0), bicubic 329-455 -> 266-350 (0.78); AVX-512 Skylake bilinear
+        // 251-277 -> 198-240 (0.78), 237-299 -> 220-310 (1.0), bicubic at
+        // 1.0 292-342 -> 309-516; Sapphire Rapids bilinear even with its
+        // gathers (194-219 -> 193-236 at 0.78).
         const bool gathered =
             horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
+        const float below =
+            interleaved_vertical_first_below(!bicubic, options.antialias, active_isa() == Isa::avx512, gathered);
         const bool pixel_rows = !device && in.dtype == DType::f32 && internal::dense_pixels(in) &&
-                                internal::dense_pixels(out) &&
-                                float(out.h) <= vertical_first_below(gathered) * float(in.h);
+                                internal::dense_pixels(out) && float(out.h) <= below * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         // NHWC RGB uint8 takes the kernels whose source blocks are read
         // through grouped row picks, four rows per vector register store
