@@ -802,7 +802,11 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             //   345x456, whose horizontal pass runs first): 1x3x345x456 ->
             //   270x270 228-277 -> 180-239, 4x3 of it 886-1060 -> 723-880,
             //   1x3x500x400 -> 256x256 235-243 -> 189-207; 16 threads,
-            //   4x3x1080x1920 -> 540x960 828-906 -> 630-697.
+            //   4x3x1080x1920 -> 540x960 828-906 -> 630-697. Those kernels
+            //   run pixel vectors since 2026-11-28 (evening; the branch
+            //   above), even with these gathers there (1 thread, three
+            //   shapes, 194-292 -> 188-290 us; 16 threads 734-843 ->
+            //   774-868).
             // Bicubic (four gathers per output vector) came out even or
             // slower at 345x456 (NCHW 287-296 -> 292-420 us) and even at
             // 500x400, so it keeps the tiles. 16 lanes (LLVM picks 8 there)

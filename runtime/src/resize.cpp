@@ -398,8 +398,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         //   bilinear+aa at 1 thread (1375-1450 -> 1579-1695) and won the rest.
         // - Upscaling lost (build machine, AVX2 entry: 300x400 -> 600x700
         //   RGB bilinear 469-484 -> 724-838).
-        // Bilinear without antialias on the Sapphire Rapids entry gathers its
-        // horizontal taps in hardware, and takes these kernels wherever the
+        // Bilinear without antialias on the Sapphire Rapids entry gathered its
+        // horizontal taps in hardware, and took these kernels wherever the
         // output has no more rows than the input: H200 machine's host,
         // 2026-11-26, 1x3x345x456 -> 270x270 RGB, 1 thread, 228-277 ->
         // 180-239 us (schedules/resize_x86.cpp has the rest).
@@ -410,8 +410,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // the AVX-512 entries, where bicubic keeps the tiles and 0.7.
         // Build machine (AMD Zen 3), AVX2 entry, same-process pairs, 1
         // thread, min of 60-100 calls, general kernel -> pixel vectors, us:
-        // RGB 1x3x345x456 -> 270x270 (0.78 of the rows) bilinear 212-324 ->
-        // 139-188, bicubic 275 -> 225; -> 345x270 (1.0) bilinear 239 -> 173,
+        // RGB 1x3x345x456 -> 270x270 (0.78 of the rows) bilinear 324 -> 188,
+        // bicubic 275 -> 225; -> 345x270 (1.0) bilinear 239 -> 173,
         // bicubic 375 -> 392; RGBA 1x4x345x456 -> 270x270 bilinear 342-371
         // -> 137-140, bicubic 400-587 -> 231-319, -> 345x270 bilinear
         // 386-426 -> 171-174. H200 machine's host (Intel), 3 rounds: AVX2
