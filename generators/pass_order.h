@@ -40,11 +40,11 @@ inline bool pixel_vectors_by_default(bool bilinear, bool antialias, bool avx512_
     return !antialias && (bilinear || !avx512_entry);
 }
 
-// With pixel vectors, the vertical pass runs first (those kernels' only
-// order) where the output has at most this fraction of the input's rows:
-// bilinear wherever it has no more rows, bicubic below the fraction
-// where the vertical pass' four taps over nearly every input row cost
-// more than the pixel vectors save.
+// With pixel vectors those kernels pay (the wrapper takes them) where the
+// output has at most this fraction of the input's rows: bilinear wherever
+// it has no more rows; bicubic up to 0.8 of them, as nearer 1.0 its
+// vertical pass' four taps over nearly every input row cost more than the
+// pixel vectors save (runtime/src/resize.cpp has the measurements).
 constexpr float kPixelVectorsBelowBilinear = 1.0f;
 constexpr float kPixelVectorsBelowBicubic = 0.8f;
 
