@@ -40,21 +40,16 @@ inline bool pixel_vectors_by_default(bool bilinear, bool antialias, bool avx512_
     return !antialias && (bilinear || !avx512_entry);
 }
 
-// With pixel vectors those kernels pay (the wrapper takes them) where the
-// output has at most this fraction of the input's rows: bilinear wherever
-// it has no more rows; bicubic up to 0.8 of them, as nearer 1.0 its
-// vertical pass' four taps over nearly every input row cost more than the
-// pixel vectors save (runtime/src/resize.cpp has the measurements).
-constexpr float kPixelVectorsBelowBilinear = 1.0f;
-constexpr float kPixelVectorsBelowBicubic = 0.8f;
+// With pixel vectors those kernels pay (the wrapper takes them) wherever
+// the output has no more rows than the input (runtime/src/resize.cpp has
+// the measurements).
+constexpr float kPixelVectorsBelow = 1.0f;
 
 // Where the wrapper takes the interleaved_rows kernels: the planar kernels'
 // threshold (vertical_first_below), or the pixel vectors' where they run.
 inline float interleaved_vertical_first_below(bool bilinear, bool antialias, bool avx512_entry,
                                               bool horizontal_gathers) {
-    if (pixel_vectors_by_default(bilinear, antialias, avx512_entry)) {
-        return bilinear ? kPixelVectorsBelowBilinear : kPixelVectorsBelowBicubic;
-    }
+    if (pixel_vectors_by_default(bilinear, antialias, avx512_entry)) return kPixelVectorsBelow;
     return vertical_first_below(horizontal_gathers);
 }
 

@@ -152,11 +152,11 @@ TEST(ResizeVsReference, CornerCases) {
                     cases.push_back({mode, aa, ac, 1, channels, 50, 23, 9, 37, 0, 0, l});
                     cases.push_back({mode, aa, ac, 1, channels, 30, 20, 21, 20, 0, 0, l});
                 }
-                // Shrunk in y to 0.8 or less (bicubic) or not grown
-                // (bilinear): interleaved float32 without antialias runs its
-                // horizontal pass as pixel vectors (x86), an RGB row's last
-                // pixel reading a padding value past the row: inputs 1 and
-                // 2 pixels wide, exactly 0.8 of the rows, upscaled along x.
+                // Not grown in y: interleaved float32 without antialias
+                // runs its horizontal pass as pixel vectors (x86), an RGB
+                // row's last pixel reading a padding value past the row:
+                // inputs 1 and 2 pixels wide, 0.8 of the rows, upscaled
+                // along x.
                 for (int channels : {3, 4}) {
                     cases.push_back({mode, aa, ac, 1, channels, 40, 1, 32, 3, 0, 0, l});
                     cases.push_back({mode, aa, ac, 2, channels, 25, 2, 20, 1, 0, 0, l});

@@ -405,9 +405,9 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // 180-239 us (schedules/resize_x86.cpp has the rest).
         // Since 2026-11-28 (evening) their horizontal pass runs pixel vectors
         // without antialias (schedules/resize_x86.cpp), which made them
-        // faster up to more of the rows: bilinear wherever the output has
-        // no more rows than the input, bicubic up to 0.8 of them, except on
-        // the AVX-512 entries, where bicubic keeps the tiles and 0.7.
+        // faster wherever the output has no more rows than the input,
+        // except bicubic on the AVX-512 entries, which keeps the tiles and
+        // 0.7.
         // Build machine (AMD Zen 3), AVX2 entry, same-process pairs, 1
         // thread, min of 60-100 calls, general kernel -> pixel vectors, us:
         // RGB 1x3x345x456 -> 270x270 (0.78 of the rows) bilinear 324 -> 188,
@@ -421,7 +421,13 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // (1.0), bicubic 329-455 -> 266-350 (0.78); AVX-512 Skylake bilinear
         // 251-277 -> 198-240 (0.78), 237-299 -> 220-310 (1.0), bicubic at
         // 1.0 292-342 -> 309-516; Sapphire Rapids bilinear even with its
-        // gathers (194-219 -> 193-236 at 0.78).
+        // gathers (194-219 -> 193-236 at 0.78). Bicubic between 0.8 and 1.0
+        // of the rows (345x456 -> 345x270 and -> 300x270, 500x400 ->
+        // 480x256), 3 rounds each side: build machine AVX2 RGB 267-372 ->
+        // 249-345 (0.87), 284-289 -> 281-289 (1.0), 333-354 -> 361-362
+        // (0.96), RGBA 419-613 -> 253-379 (every shape); H200 machine's
+        // host AVX2 RGB 362-719 -> 285-636, RGBA 473-903 -> 313-606, SSE4.1
+        // RGB 373-827 -> 321-791, RGBA 568-1048 -> 352-739.
         const bool gathered =
             horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
         const float below =
