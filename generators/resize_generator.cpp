@@ -666,23 +666,26 @@ public:
                 auto resized_column = [&](Expr tap) { return resized_y(tap, y, c, n); };
                 define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product, nullptr);
                 resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
-                if (pixel_vectors_on) {
-                    // A pixel's channels as one vector of kPixelLanes (the
-                    // lane q reads value q of the pixel's run; past an RGB
-                    // pixel's three it reads the next pixel's first, and is
-                    // not stored): a tap is one dense load at the pixel's
-                    // offset in the flat row, where the tiles transpose and
-                    // the gathers read lane by lane.
-                    auto pixel_lanes = [&](Expr tap) { return resized_y_rows(flat_channels * tap + q, y, 0, n); };
-                    define_tap_sum(pixel_sum, taps_x, rx, pixel_lanes, 0.0f, product, antialias, filter, nullptr, x,
-                                   y, q, n);
-                    vertical_first = Halide::Internal::const_true();
-                    output(x, y, c, n) = pixel_sum(x, y, c, n);
-                } else if (flat_channels > 0) {
+                if (flat_channels > 0) {
                     // The only order of this kernel (the wrapper picks it
                     // for images that shrink enough in y).
                     vertical_first = Halide::Internal::const_true();
-                    output(x, y, c, n) = resized_yx(x, y, c, n);
+                    if (pixel_vectors_on) {
+                        // A pixel's channels as one vector of kPixelLanes
+                        // (the lane q reads value q of the pixel's run; past
+                        // an RGB pixel's three it reads the next pixel's
+                        // first, and is not stored): a tap is one dense load
+                        // at the pixel's offset in the flat row, where the
+                        // tiles transpose and the gathers read lane by lane.
+                        auto pixel_lanes = [&](Expr tap) {
+                            return resized_y_rows(flat_channels * tap + q, y, 0, n);
+                        };
+                        define_tap_sum(pixel_sum, taps_x, rx, pixel_lanes, 0.0f, product, antialias, filter, nullptr,
+                                       x, y, q, n);
+                        output(x, y, c, n) = pixel_sum(x, y, c, n);
+                    } else {
+                        output(x, y, c, n) = resized_yx(x, y, c, n);
+                    }
                 } else {
                     // The input's rows must be planar: interleaved images
                     // lost here (schedules/resize_x86.cpp), and RGB ones take

@@ -741,6 +741,14 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
         copy.images = OutputLoops::Images::in_tasks;
         copy.pixels = knobs.interleaved_pixels;
         Stage nest = only_order ? Stage(f.output) : f.output.specialize(vf.when);
+        // The output a scalar loop over pixels (the two branches below),
+        // each task's `rows` of the vertical pass computed ahead of it.
+        auto pixels_over_rows = [&](Func rows) {
+            OutputLoops pixels = copy;
+            pixels.planar_lanes = pixels.interleaved_lanes = 1;
+            const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, pixels).task;
+            rows.compute_at(f.output, task).vectorize(f.x, vec * 2, TailStrategy::GuardWithIf);
+        };
         if (vf.pixel_vectors.sum.defined()) {
             // A pixel at a time, its channels one vector (the generator's
             // pixel_vectors): each tap a dense load from the task's flat
@@ -770,10 +778,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             // did pixels summed four at a time, taps outermost, over a row
             // buffer (392-396 -> 430-465 us, bilinear+aa 345x456, AVX2).
             // runtime/src/resize.cpp has the general kernel against these.
-            OutputLoops pixels = copy;
-            pixels.planar_lanes = pixels.interleaved_lanes = 1;
-            const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, pixels).task;
-            vf.flat_rows.compute_at(f.output, task).vectorize(f.x, vec * 2, TailStrategy::GuardWithIf);
+            pixels_over_rows(vf.flat_rows);
             if (!f.constant_taps) {
                 vf.sum_y.compute_at(vf.flat_rows, f.x).vectorize(f.x);
                 vf.sum_y.update().vectorize(f.x);
@@ -811,11 +816,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             // slower at 345x456 (NCHW 287-296 -> 292-420 us) and even at
             // 500x400, so it keeps the tiles. 16 lanes (LLVM picks 8 there)
             // measured within the noise of 8.
-            OutputLoops gathers = copy;
-            gathers.planar_lanes = gathers.interleaved_lanes = 1;
-            const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, gathers).task;
-            Func rows = vf.flat_rows.defined() ? vf.flat_rows : vf.resized_y;
-            rows.compute_at(f.output, task).vectorize(f.x, vec * 2, TailStrategy::GuardWithIf);
+            pixels_over_rows(vf.flat_rows.defined() ? vf.flat_rows : vf.resized_y);
         } else {
             const Var task = schedule_output_loops(nest, f.x, f.y, f.c, f.n, f.layout, copy).task;
             const Expr whole = f.in_width >= v && f.out_height >= v && f.out_width >= v;
