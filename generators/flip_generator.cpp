@@ -21,18 +21,61 @@ public:
     // x86 kernels for NHWC pixels of this many channels only, each row read
     // as one flat run (0: any layout; see below).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
+    // x86 horizontal flips of images larger than serial_elements: each
+    // output row first prefetches this many cache lines of the input row
+    // that the next one reads (0: none; -1: the tuned default,
+    // schedules/flip_x86.cpp, flip_prefetch_lines).
+    GeneratorParam<int> prefetch_lines{"prefetch_lines", -1};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> horizontal{"horizontal"};
     Input<bool> vertical{"vertical"};
     Output<Buffer<void, 4>> output{"output"};
 
+    // Prefetches, at (y, plane, n), of the first prefetch_lines cache lines
+    // that output row y + 1 of a horizontal flip reads (x descending: the
+    // row's last values), a 0 that the output folds into its values so that
+    // the prefetches run before each row. Reading every row backwards, a
+    // horizontal flip starts a new descending stream per row, which the
+    // hardware prefetchers catch only after some lines. Planar images per
+    // plane, interleaved rows (plane 0) with every channel.
+    Func rows_ahead(const Var &y, int lines_ahead) {
+        Var plane("plane"), n("n");
+        const Expr x_stride = input.dim(0).stride();
+        const Expr bytes = input.type().bytes();
+        const Expr span = input.dim(0).extent() * max(x_stride, -x_stride) * bytes;  // a row's bytes
+        RDom line(0, min((span + 63) / 64, lines_ahead), "line");
+        const Expr height = input.dim(1).extent();
+        Expr next_y = clamp(select(vertical, height - 2 - y, y + 1), 0, height - 1);
+        Expr row_start = (next_y - input.dim(1).min()) * input.dim(1).stride() +
+                         (plane - input.dim(2).min()) * input.dim(2).stride() +
+                         (n - input.dim(3).min()) * input.dim(3).stride() +
+                         min(0, (input.dim(0).extent() - 1) * x_stride);
+        Func ahead("ahead");
+        ahead(y, plane, n) = 0;
+        ahead(y, plane, n) = ahead(y, plane, n) | prefetch_element(input, row_start + (span - 1 - line * 64) / bytes);
+        return ahead;
+    }
+
     void generate() {
         Var x("x"), y("y"), c("c"), n("n"), i("i");
         Expr mirrored_x = select(horizontal, input.dim(0).extent() - 1 - x, x);
         Expr mirrored_y = select(vertical, input.dim(1).extent() - 1 - y, y);
-        Func staged("staged"), mirrored_row("mirrored_row");
+        Func staged("staged"), mirrored_row("mirrored_row"), ahead("ahead");
         const bool scalar_mirrors = llvm_vectorizer(get_target());
+        // Images the x86 schedule copies in one serial loop, in cache.
+        Expr small = output.dim(0).extent() * output.dim(1).extent() * output.dim(2).extent() *
+                         output.dim(3).extent() <=
+                     serial_elements;
+        if (!get_target().has_gpu_feature()) {
+            const int lines = prefetch_lines >= 0 ? int(prefetch_lines) : flip_prefetch_lines(get_target(), input.type());
+            if (lines > 0) ahead = rows_ahead(y, lines);
+        }
+        // Values with the prefetches folded in where they run (the
+        // schedule's branches fold the select).
+        auto with_ahead = [&](Expr value, Expr plane) {
+            return ahead.defined() ? select(horizontal && !small, or_zero(value, ahead(y, plane, n)), value) : value;
+        };
 
         if (interleaved_rows > 0) {
             // NHWC pixels of `channels` values only: a row's values are read
@@ -49,7 +92,8 @@ public:
             accept_interleaved(input, channels);
             accept_interleaved(output, channels);
             Expr flat = select(horizontal, channels * input.dim(0).extent() - 1 - i, i);
-            mirrored_row(i, y, n) = input(0, mirrored_y, unsafe_promise_clamped(flat, 0, channels - 1), n);
+            Expr run = input(0, mirrored_y, unsafe_promise_clamped(flat, 0, channels - 1), n);
+            mirrored_row(i, y, n) = with_ahead(run, 0);
             output(x, y, c, n) = mirrored_row(channels * x + select(horizontal, channels - 1 - c, c), y, n);
         } else {
             accept_any_layout(input);
@@ -69,8 +113,9 @@ public:
                 const LayoutConditions layout = layout_of(input, output);
                 through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
             }
-            output(x, y, c, n) = select(through_stage, staged(mirrored_x, mirrored_y, c, n),
-                                        input(mirrored_x, mirrored_y, c, n));
+            Expr value = select(through_stage, staged(mirrored_x, mirrored_y, c, n), input(mirrored_x, mirrored_y, c, n));
+            value = with_ahead(value, select(input.dim(0).stride() == 1, c, 0));
+            output(x, y, c, n) = value;
         }
 
         // The seed benchmark shape (BENCH.md): 1x3x224x224.
@@ -80,12 +125,12 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            FlipFuncs funcs{output, staged, mirrored_row, x, y, c, n, i, layout_of(input, output), horizontal,
+            FlipFuncs funcs{output, staged, mirrored_row, ahead, x, y, c, n, i, layout_of(input, output), horizontal, small,
                             scalar_mirrors, interleaved_rows};
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {
-                schedule_flip_x86(funcs, get_target(), {task_bytes, vector_multiplier, serial_elements});
+                schedule_flip_x86(funcs, get_target(), {task_bytes, vector_multiplier});
             }
         }
     }

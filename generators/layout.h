@@ -93,6 +93,16 @@ Halide::Expr prefetch_element(const Buf &image, Halide::Expr offset) {
     return Halide::cast<int>(line);
 }
 
+// `value` with an int32 0 (prefetch_element's) folded into its bits, which
+// keeps the prefetch in the pipeline; floats keep their exact bits.
+inline Halide::Expr or_zero(Halide::Expr value, Halide::Expr zero) {
+    const Halide::Type bits = Halide::UInt(value.type().bits(), value.type().lanes());
+    if (value.type().is_float()) {
+        return Halide::reinterpret(value.type(), Halide::reinterpret(bits, value) | Halide::cast(bits, zero));
+    }
+    return value | Halide::cast(value.type(), zero);
+}
+
 // Four consecutive uint8 elements from element offset `at` as one
 // little-endian 32-bit word, element at + i in byte i: an RGB pixel's three
 // channels (and the next pixel's first), or a planar row's value and the

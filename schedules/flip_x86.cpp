@@ -78,6 +78,28 @@ void schedule_mirrored_rows(Stage s, const FlipFuncs &f, int vec, Expr rows, boo
 
 }  // namespace
 
+// Each output row of a large horizontal flip first prefetches the first 16
+// cache lines that the next row reads (the generator's rows_ahead: reading
+// rows backwards, each row starts a descending stream that the hardware
+// prefetchers pick up late). In the generator, as a 0 folded into the
+// values, since Halide 21's prefetch directive fails on these loop nests
+// (an internal "Mul of mismatched types" while splitting the prefetched box
+// into lines). Same-process pairs (bench/tune/kernel_ab.sh pair, flip),
+// 1x3x1080x1920, 1 thread, 2026-11-28, no prefetch -> 16 lines, min of
+// 100-300 calls: build machine (AMD Zen 3), AVX2 entry, uint8 NHWC
+// 377-528 -> 348-492 us, NCHW 297-646 -> 244-605 us (5-18% in every pair;
+// 8 and 32 lines, and the whole row, between or slower), float32 3-9%
+// faster; H200 machine's host (Intel), 3 rounds: AVX2 uint8 NHWC 727-854 ->
+// 561-646 us, NCHW 692-861 -> 686-767 us, SSE4.1 uint8 NHWC 1315-1382 ->
+// 878-931 us, NCHW 792-1038 -> 562-719 us (its NHWC RGB rows kernel 690-742
+// -> 567-604 us); but the AVX-512 entries' uint8 NCHW 0.95-0.86x slower
+// (Skylake's NHWC 1-11% faster, Sapphire Rapids' 0-4% slower) and float32
+// 2-5% slower on every entry but SSE4.1 (level). Hence uint8 below AVX-512
+// only.
+int flip_prefetch_lines(const Target &target, const Type &type) {
+    return type.bytes() == 1 && !target.has_feature(Target::AVX512) ? 16 : 0;
+}
+
 void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs) {
     const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
     Var xs("xs");  // the vectorised x loop of every branch
@@ -86,9 +108,8 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
     // machine's 16-core host, 1 thread, 2026-11-21, two runs each: vflip
     // 224x224x3 u8 NCHW 5.4-5.7 -> 4.5-5.3 us, NHWC 5.0-5.1 -> 4.3-5.0 us
     // (cv2.flip 5.5 us); the other seed flips unchanged or a little faster.
+    // (f.small: the generator's serial_elements.)
     const Halide::OutputImageParam &out = f.output.output_buffer();
-    Expr small = out.dim(0).extent() * out.dim(1).extent() * out.dim(2).extent() * out.dim(3).extent() <=
-                 knobs.serial_elements;
     // Tasks of about task_bytes of output, whole rows: a flip costs per
     // byte, so a fixed row count made uint8 planar tasks 4x shorter than
     // float32 ones and their per-task overhead showed. H200 host, 16
@@ -127,7 +148,7 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
         Stage branch = f.output.specialize(horizontal ? f.horizontal : !f.horizontal);
         const int interleaved_vec = horizontal ? mirrored_interleaved_vec : vec;
         for (bool parallel : {false, true}) {
-            Stage s = parallel ? branch : branch.specialize(small);
+            Stage s = parallel ? branch : branch.specialize(f.small);
             if (f.interleaved_rows > 0) {
                 schedule_mirrored_rows(s, f, vec, rows, parallel);
             } else {
@@ -135,6 +156,9 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
             }
         }
     }
+
+    // The prefetches of the next row before each row (flip_prefetch_lines).
+    if (f.ahead.defined()) f.ahead.compute_at(f.output, Var("yi"));
 
     if (f.interleaved_rows > 0) {
         // Not reached (horizontal is true or false); the same loops, serial.

@@ -788,6 +788,27 @@ void random_flips(uint32_t seed, int count) {
 TEST(FlipVsReference, RandomUint8) { random_flips<uint8_t>(20261205, 300); }
 TEST(FlipVsReference, RandomFloat32) { random_flips<float>(20261206, 300); }
 
+// Images above the x86 kernels' serial size (2^18 values) run in parallel
+// row tasks, where uint8 horizontal flips prefetch the next row's first
+// lines (schedules/flip_x86.cpp): every axis, both layouts, batches of one
+// and two, widths that do and do not fill whole lines.
+TEST(FlipVsReference, LargeImages) {
+    std::mt19937 rng(20261128);
+    for (auto [n, c, h, w] : {std::array{1, 3, 300, 400}, {2, 3, 150, 333}, {1, 1, 700, 401}, {1, 4, 257, 260}}) {
+        const auto in = random_pixels<uint8_t>(rng, size_t(n) * c * h * w);
+        for (int a = 0; a < 3; a++)
+            for (Layout layout : {Layout::nchw, Layout::nhwc}) {
+                const auto axes = hres::FlipAxes(a);
+                SCOPED_TRACE(std::string(hres::to_string(axes)) + " " + std::to_string(n) + "x" + std::to_string(c) +
+                             "x" + std::to_string(h) + "x" + std::to_string(w) + " " + name(layout));
+                std::vector<uint8_t> got;
+                hres::Status s = flip_in_layout(in, n, c, h, w, axes, layout, layout, &got);
+                ASSERT_TRUE(s.ok()) << s.message();
+                ASSERT_TRUE(bit_identical(got, hres_ref::flip(in, n, c, h, w, hres_ref::FlipAxes(a))));
+            }
+    }
+}
+
 // NHWC RGB uint8 flipped along x has an x86 kernel of its own, which reads
 // each row mirrored as one flat run (runtime/src/flip.cpp): widths around
 // its vector widths (16, 32 and 64 bytes of pixels' values; 64 pixels a

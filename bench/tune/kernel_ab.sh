@@ -16,8 +16,8 @@
 # phases (the build machine), separate processes run in different phases,
 # and the same-process minimum is the steadier comparison.
 #
-# GENERATOR: resize_nearest, resize_filtered, resize_vertical (nchw only)
-# or affine_grid_sample; TYPE: uint8 or float32; TARGET: a Halide x86
+# GENERATOR: resize_nearest, resize_filtered, resize_vertical (nchw only),
+# affine_grid_sample or flip (OH OW = H W); TYPE: uint8 or float32; TARGET: a Halide x86
 # target (one entry of HRES_X86_TARGETS in cmake/HresKernels.cmake, e.g.
 # x86-64-linux-sse41-avx-avx2-fma-f16c; for an entry that a kernel's LLVM_VECTORIZER names,
 # append -enable_llvm_loop_opt as that build does); PARAMS: the
@@ -41,6 +41,7 @@ driver_settings() {
     resize_nearest) kind=1 ;;
     resize_filtered | resize_vertical) kind=2 ;;
     affine_grid_sample) kind=3 ;;
+    flip) kind=4 ;;
     *) echo "$0: unsupported generator $1" >&2; exit 2 ;;
     esac
     case $2 in

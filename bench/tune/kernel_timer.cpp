@@ -8,7 +8,8 @@
 // Built with -DKERNEL_KIND=1 (resize_nearest), 2 (resize_filtered) or 3
 // (affine_grid_sample, a 10-degree rotation; padding zeros, or the
 // HRES_TIMER_PADDING environment variable's 0/1/2 = zeros/border/reflection;
-// align_corners where HRES_TIMER_ALIGN_CORNERS is set),
+// align_corners where HRES_TIMER_ALIGN_CORNERS is set) or 4 (flip, OH x OW
+// the input's size: horizontal, or vertical where HRES_TIMER_VERTICAL is set),
 // -DPIXEL=uint8_t or float, and the kernel's header as k.h (function k).
 //
 // With -DPAIR, a second build of the kernel (k2.h, function k2) too, and
@@ -81,6 +82,9 @@ int main(int argc, char **argv) {
         return kernel(in, 0.0, 0.0, result);
 #elif KERNEL_KIND == 2
         return kernel(in, false, 0.0, 0.0, result);
+#elif KERNEL_KIND == 4
+        const bool vertical = std::getenv("HRES_TIMER_VERTICAL") != nullptr;
+        return kernel(in, !vertical, vertical, result);
 #else
         return kernel(in, theta, padding, align_corners, result);
 #endif
