@@ -3,7 +3,9 @@
 // consecutive outputs, within a window of input columns about as wide as the
 // block times the scale. Upscaling along x that is a few columns, and each
 // output of the block can pick its value out of them with selects on its
-// offset into the window, in vector registers: blends of broadcast loads,
+// offset into the window, in vector registers: blends of broadcast loads
+// (shrinking by up to about 2, of shifted dense loads, as each output's
+// column less its lane stays within a few columns),
 // where x86 would otherwise gather lane by lane (Halide 21 builds every
 // gather from scalar loads and inserts, two shuffle-port ops a lane, and
 // emits no variable permutes).
@@ -32,12 +34,18 @@ public:
     // Whether every block's window of `size` columns holds all its outputs'
     // columns (a per-call flag the schedule specialises on), and the tables
     // behind it: a schedule computes them once per call, ahead of the pixels.
-    Func fits(int size) {
-        Func reach("window_reach_" + std::to_string(size)), fits("window_fits_" + std::to_string(size));
+    // Shifted windows (`shifted`) are a window per lane instead, from the
+    // block's window start plus the lane, for shrinking: there the offsets
+    // less the lane stay small (0 to about (lanes - 1) * (scale - 1)).
+    Func fits(int size, bool shifted = false) {
+        const std::string name = std::to_string(size) + (shifted ? "_shifted" : "");
+        Func reach("window_reach_" + name), fits("window_fits_" + name);
         RDom all(first_, width_, "all_columns");
-        reach() = 0;
-        reach() = max(reach(), offset(all, size));
-        fits() = in_ >= size && reach() < size;
+        // Tuple (largest offset, smallest offset).
+        reach() = {0, 0};
+        reach() = {max(reach()[0], offset(all, size, shifted)), min(reach()[1], offset(all, size, shifted))};
+        const Expr span = shifted ? size + lanes_ - 1 : size;  // the input columns a block reads
+        fits() = in_ >= span && reach()[0] < size && reach()[1] >= 0;
         tables_.insert(tables_.end(), {reach, fits});
         return fits;
     }
@@ -48,23 +56,24 @@ public:
     }
 
     // Output x's value picked from its block's window of `size` columns,
-    // where fits(size): column(j) is the value of input column j. A tree of
-    // selects on the bits of the column's offset into the window, size - 1
-    // in all; the outputs of a block share every leaf (one input column,
-    // broadcast) and every condition. A window starts at the block's first
-    // column, or nearer the right edge `size` columns before it, so that
-    // its columns lie inside the image where fits(size) holds. `exact` is a
-    // condition the schedule specialises on before it specialises on the
-    // fits flags: branches that do not know it evaluate every pick, taken
-    // or not, so there the columns are clamped.
-    Expr pick(const std::function<Expr(Expr)> &column, int size, Expr exact) const {
-        Expr window = window_start(block(x_), size);
+    // where fits(size, shifted): column(j) is the value of input column j. A
+    // tree of selects on the bits of the column's offset into the window,
+    // size - 1 in all, whose conditions the outputs of a block share; each
+    // leaf is one input column, broadcast to the block's outputs, or in a
+    // shifted window one dense vector load (the lane's column plus j). A
+    // window starts at the block's first column, or nearer the right edge,
+    // so that its columns lie inside the image where fits(size, shifted)
+    // holds. `exact` is a condition the schedule specialises on before it
+    // specialises on the fits flags: branches that do not know it evaluate
+    // every pick, taken or not, so there the columns are clamped.
+    Expr pick(const std::function<Expr(Expr)> &column, int size, Expr exact, bool shifted = false) const {
+        Expr window = window_start(block(x_), size, shifted) + (shifted ? lane(x_) : 0);
         Expr last = select(exact, Int(32).max(), in_ - 1);
         std::vector<Expr> level;
         for (int j = 0; j < size; j++) {
             level.push_back(column(unsafe_promise_clamped(min(window + j, last), 0, in_ - 1)));
         }
-        Expr d = offset(x_, size);
+        Expr d = offset(x_, size, shifted);
         for (int bit = 0; level.size() > 1; bit++) {
             Expr set = (d & (1 << bit)) != 0;
             std::vector<Expr> next;
@@ -76,12 +85,26 @@ public:
         return level[0];
     }
 
+    // Whether x's block holds `lanes` outputs (all but possibly the last):
+    // a shifted pick is vector code, and the guarded last block of a row
+    // runs it lane by lane, where the gather costs less.
+    Expr full_block(Expr x) const { return (block(x) + 1) * lanes_ <= width_; }
+
 private:
     // Output x's block: blocks of `lanes` columns from the output's first,
-    // which the schedule vectorises as whole vectors.
+    // which the schedule vectorises as whole vectors; x's lane in it.
     Expr block(Expr x) const { return (x - first_) / lanes_; }
-    Expr window_start(Expr block, int size) const { return min(start_(block), max(in_ - size, 0)); }
-    Expr offset(Expr x, int size) const { return source_(x) - window_start(block(x), size); }
+    Expr lane(Expr x) const { return x - first_ - block(x) * lanes_; }
+    // A shifted window's lanes read up to size - 1 columns past their own,
+    // and the output's last block may hold fewer than `lanes` outputs (the
+    // schedule guards the others' loads and stores).
+    Expr window_start(Expr block, int size, bool shifted) const {
+        Expr block_lanes = clamp(width_ - block * lanes_, 1, lanes_);
+        return min(start_(block), max(in_ - (shifted ? size + block_lanes - 1 : size), 0));
+    }
+    Expr offset(Expr x, int size, bool shifted) const {
+        return source_(x) - window_start(block(x), size, shifted) - (shifted ? lane(x) : 0);
+    }
 
     std::function<Expr(Expr)> source_;
     Var x_;

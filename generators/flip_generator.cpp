@@ -68,7 +68,8 @@ public:
                          output.dim(3).extent() <=
                      serial_elements;
         if (!get_target().has_gpu_feature()) {
-            const int lines = prefetch_lines >= 0 ? int(prefetch_lines) : flip_prefetch_lines(get_target(), input.type());
+            const int lines =
+                prefetch_lines >= 0 ? int(prefetch_lines) : flip_prefetch_lines(get_target(), input.type());
             if (lines > 0) ahead = rows_ahead(y, lines);
         }
         // Values with the prefetches folded in where they run (the
@@ -113,9 +114,9 @@ public:
                 const LayoutConditions layout = layout_of(input, output);
                 through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
             }
-            Expr value = select(through_stage, staged(mirrored_x, mirrored_y, c, n), input(mirrored_x, mirrored_y, c, n));
-            value = with_ahead(value, select(input.dim(0).stride() == 1, c, 0));
-            output(x, y, c, n) = value;
+            Expr value =
+                select(through_stage, staged(mirrored_x, mirrored_y, c, n), input(mirrored_x, mirrored_y, c, n));
+            output(x, y, c, n) = with_ahead(value, select(input.dim(0).stride() == 1, c, 0));
         }
 
         // The seed benchmark shape (BENCH.md): 1x3x224x224.
@@ -125,8 +126,8 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            FlipFuncs funcs{output, staged, mirrored_row, ahead, x, y, c, n, i, layout_of(input, output), horizontal, small,
-                            scalar_mirrors, interleaved_rows};
+            FlipFuncs funcs{output, staged, mirrored_row, ahead, x, y, c, n, i, layout_of(input, output),
+                            horizontal, small, scalar_mirrors, interleaved_rows};
             if (get_target().has_gpu_feature()) {
                 schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
             } else {

@@ -89,7 +89,7 @@ struct Sampled {
 
     // The footprint's first value at (x, y, n) with the prefetches folded in.
     Expr with_ahead(Expr first, Var x, Var y, Var n) const {
-        return ahead.defined() ? first | cast(first.type(), ahead(x, y, n)) : first;
+        return ahead.defined() ? or_zero(first, ahead(x, y, n)) : first;
     }
 };
 

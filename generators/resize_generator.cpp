@@ -122,6 +122,13 @@ public:
     // where LLVM gathers).
     GeneratorParam<int> window_columns{"window_columns", -1};
     GeneratorParam<int> window_rows{"window_rows", 8};  // x86: rows per window of columns
+    // ... and where a vector's outputs, each less its lane, read within this
+    // many columns (shrinking by up to about 2 along x), each picks from a
+    // window per lane, of dense loads (0 = off; -1 = the tuned default: as
+    // window_columns in the kernels of scalar pixel copies, which the wrapper
+    // takes on AMD's cores, on the 8-lane (AVX2) entry; off elsewhere).
+    // schedules/resize_x86.cpp has the measurements.
+    GeneratorParam<int> shifted_columns{"shifted_columns", -1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
     // x86 uint8: a kernel for densely interleaved RGB images only (3; 0 =
@@ -262,10 +269,24 @@ public:
                 if (size < 2 || (!window_fits.empty() && window_fits.back().second == size)) continue;
                 window_fits.push_back({windows.fits(size), size});
             }
+            // Shifted windows (shrinking), where no window of the block fits.
+            const int shifted_max = shifted_columns >= 0                         ? int(shifted_columns)
+                                    : planar_pixel_lanes == 1 && lanes == 8 ? window_max
+                                                                            : 0;
+            std::vector<std::pair<Func, int>> shifted_fits;
+            for (int size : {shifted_max / 2, (3 * shifted_max) / 4, shifted_max}) {
+                if (size < 2 || (!shifted_fits.empty() && shifted_fits.back().second == size)) continue;
+                shifted_fits.push_back({windows.fits(size, true), size});
+            }
             auto column = [&](Expr j) { return input(j, row_of(y), c, n); };
+            for (auto it = shifted_fits.rbegin(); it != shifted_fits.rend(); ++it) {
+                Expr shifted = windows.pick(column, it->second, layout.planar(), true);
+                windowed = select(it->first(), select(likely(windows.full_block(x)), shifted, gathered), windowed);
+            }
             for (auto it = window_fits.rbegin(); it != window_fits.rend(); ++it) {
                 windowed = select(it->first(), windows.pick(column, it->second, layout.planar()), windowed);
             }
+            window_fits.insert(window_fits.end(), shifted_fits.begin(), shifted_fits.end());
             window_tables = windows.tables();
             windowed = select(layout.planar(), windowed, gathered);
         }

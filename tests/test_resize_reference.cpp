@@ -224,6 +224,21 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 3, 4, 10, 8, 37, 0, 3.7, l});
                 cases.push_back({mode, aa, ac, 1, 3, 11, 13, 22, 26, 0, 0, l});
                 cases.push_back({mode, aa, ac, 1, 2, 3, 100, 2, 163, 0, 0, l});
+                // Shrunk along x by up to about 2: planar float32 nearest on
+                // AMD's AVX2 kernels picks from a window per lane (shifted
+                // windows of 4 to 8 columns), the last block of a row
+                // partial (it gathers) or whole, windows pushed back from
+                // the right edge, inputs about as wide as a window, a
+                // factor just over 2 (no window fits), explicit scales.
+                cases.push_back({mode, aa, ac, 1, 3, 9, 400, 7, 256, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 5, 400, 6, 300, 0, 0, l});
+                cases.push_back({mode, aa, ac, 2, 1, 4, 456, 3, 270, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 3, 1920, 2, 960, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 1, 2, 13, 2, 8, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 1, 2, 16, 2, 9, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 4, 3, 101, 3, 50, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 4, 333, 4, 170, 0, 0, l});
+                cases.push_back({mode, aa, ac, 1, 3, 5, 77, 5, 60, 1.0, 0.79, l});
                 // Width unchanged: the vertical pass alone (x86: PyTorch
                 // skips the horizontal pass; interleaved images as one flat
                 // channel), uint8 also where an explicit scale along x is
