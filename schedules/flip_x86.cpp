@@ -92,10 +92,10 @@ void schedule_mirrored_rows(Stage s, const FlipFuncs &f, int vec, Expr rows, boo
 // faster; H200 machine's host (Intel), 3 rounds: AVX2 uint8 NHWC 727-854 ->
 // 561-646 us, NCHW 692-861 -> 686-767 us, SSE4.1 uint8 NHWC 1315-1382 ->
 // 878-931 us, NCHW 792-1038 -> 562-719 us (its NHWC RGB rows kernel 690-742
-// -> 567-604 us); but the AVX-512 entries' uint8 NCHW 0.95-0.86x slower
-// (Skylake's NHWC 1-11% faster, Sapphire Rapids' 0-4% slower) and float32
-// 2-5% slower on every entry but SSE4.1 (level). Hence uint8 below AVX-512
-// only.
+// -> 567-604 us); but uint8 NCHW 5-16% slower on both AVX-512 entries
+// (NHWC: Skylake 1-11% faster, Sapphire Rapids 0-4% slower), and float32
+// 2-5% slower on every Intel entry but SSE4.1 (level). Hence uint8 below
+// AVX-512 only.
 int flip_prefetch_lines(const Target &target, const Type &type) {
     return type.bytes() == 1 && !target.has_feature(Target::AVX512) ? 16 : 0;
 }

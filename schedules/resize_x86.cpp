@@ -162,6 +162,22 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v, int 
 // a pick of 10 columns besides 8, 12 and 16 (the generator) took it to
 // 183 us (H100 host, 6 rounds: within its noise at 1 thread, 4103-4439
 // against 4314-4607 us at 16 threads).
+// Shrinking along x by up to about 2, the kernels of scalar pixel copies
+// (AMD's, the wrapper's choice on its AVX2 entry) pick from shifted windows
+// (a window per lane: dense loads), a row's partial last block gathering.
+// Same-process pairs (bench/tune/kernel_ab.sh pair), build machine (AMD
+// Zen 3), AVX2 entry, 2026-11-28, NCHW, 1 thread, min of 60-1000 calls,
+// scalar copies -> shifted windows: 1x3x500x400 -> 256x256 72.8-73.3 ->
+// 57.5-60.0 us (nearest-exact 73.1-74.4 -> 59.1-59.8), -> 400x300 125-160 ->
+// 86-119 us, 1x3x1080x1920 -> 540x960 1113-1141 -> 886-952 us,
+// 345x456 -> 270x270 95 -> 86-87 us (level while the partial last blocks
+// ran the tree lane by lane instead of gathering), 4x3 of it 310-457 ->
+// 280-431 us; upscaling rows unchanged. On the SSE4.1 entry (windows of 2 to 4 columns
+// for 4 lanes) 0.85-0.89x at 256x256 but 1.07x slower at 270x270; on the
+// H200 machine's host (Intel), against its 8-lane gathers, 3 rounds: AVX2
+// 1.1x slower at 256x256 and 1.2x at 540x960, AVX-512 Skylake 1.05-1.3x
+// slower (400x300 level). Hence the AMD kernels' 8-lane entry only (the generator's
+// shifted_columns).
 void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_task, int rows) {
     Var strip("window_strip"), yr("window_yr"), yo("window_yo"), yi("window_yi"), xo("window_xo"),
         xi("window_xi"), task("window_task");
