@@ -251,8 +251,10 @@ public:
         // with AVX-512: a 2x upscale's windows are 9 or 10 wide, and a pick
         // costs a blend per column), each taken where the widest window of
         // the call fits it (a per-call flag, so that the schedule can
-        // specialise on it), the smallest first; the gather where none
-        // fits. Not combined with the uint8 forms above.
+        // specialise on it), the smallest first; shrinking by up to about 2
+        // (shifted_columns), a window per lane, of dense loads, where a
+        // row's partial last block gathers; the gather where none fits. Not
+        // combined with the uint8 forms above.
         Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
         const int lanes = get_target().natural_vector_size(input.type());
         const bool hardware_gathers = llvm_gathers(get_target());

@@ -309,8 +309,9 @@ void schedule_resize_nearest_x86(NearestResizeFuncs f, const Target &target,
     OutputLoops rows = gather;
     rows.rows = 0;
     schedule_output_loops(f.gathered_rows, f.x, f.y, f.c, f.n, f.layout, rows);
-    // Planar images upscaled along x pick each output's column from a window
-    // of input columns (schedule_windowed_rows). The sizes of pick are
+    // Planar images upscaled along x (and in AMD's kernels shrunk by up to
+    // about 2) pick each output's column from a window of input columns
+    // (schedule_windowed_rows). The sizes of pick are
     // specialised inside the planar branch: only there does Halide drop the
     // picks it did not take from the planar gather's definition.
     if (!f.windowed.empty()) {
