@@ -61,7 +61,8 @@ public:
         Var x("x"), y("y"), c("c"), n("n"), i("i");
         Expr mirrored_x = select(horizontal, input.dim(0).extent() - 1 - x, x);
         Expr mirrored_y = select(vertical, input.dim(1).extent() - 1 - y, y);
-        Func staged("staged"), mirrored_row("mirrored_row"), ahead("ahead");
+        Func staged("staged"), mirrored_row("mirrored_row");
+        Func ahead;  // rows_ahead, where prefetches run
         const bool scalar_mirrors = llvm_vectorizer(get_target());
         // Images the x86 schedule copies in one serial loop, in cache.
         Expr small = output.dim(0).extent() * output.dim(1).extent() * output.dim(2).extent() *

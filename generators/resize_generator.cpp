@@ -261,34 +261,39 @@ public:
         const int window_max = get_target().has_gpu_feature() || tile > 0 || reuse_on ? 0
                                : window_columns >= 0 ? int(window_columns)
                                                      : (input.type() == Float(32) && !hardware_gathers ? lanes : 0);
-        std::vector<std::pair<Func, int>> window_fits;  // (where the pick of this size is taken, size)
+        // The picks tried, in order: windows of the block, then shifted
+        // ones, each narrowest first (fits: where the pick is taken).
+        struct Pick {
+            Func fits;
+            int size;
+            bool shifted;
+        };
+        std::vector<Pick> picks;
         std::vector<Func> window_tables;
         Expr windowed = gathered;
         if (window_max >= 2) {
             auto source_column = [&](Expr i) { return index_from_bits(source_x(i)); };
             ColumnWindows windows(source_column, x, output.dim(0).min(), output.dim(0).extent(), in_w, lanes);
-            for (int size : {window_max / 2, (5 * window_max) / 8, (3 * window_max) / 4, window_max}) {
-                if (size < 2 || (!window_fits.empty() && window_fits.back().second == size)) continue;
-                window_fits.push_back({windows.fits(size), size});
-            }
-            // Shifted windows (shrinking), where no window of the block fits.
+            auto add_picks = [&](std::initializer_list<int> sizes, bool shifted) {
+                int last = 0;
+                for (int size : sizes) {
+                    if (size < 2 || size == last) continue;
+                    picks.push_back({windows.fits(size, shifted), size, shifted});
+                    last = size;
+                }
+            };
+            add_picks({window_max / 2, (5 * window_max) / 8, (3 * window_max) / 4, window_max}, false);
             const int shifted_max = shifted_columns >= 0                         ? int(shifted_columns)
                                     : planar_pixel_lanes == 1 && lanes == 8 ? window_max
                                                                             : 0;
-            std::vector<std::pair<Func, int>> shifted_fits;
-            for (int size : {shifted_max / 2, (3 * shifted_max) / 4, shifted_max}) {
-                if (size < 2 || (!shifted_fits.empty() && shifted_fits.back().second == size)) continue;
-                shifted_fits.push_back({windows.fits(size, true), size});
-            }
+            add_picks({shifted_max / 2, (3 * shifted_max) / 4, shifted_max}, true);
             auto column = [&](Expr j) { return input(j, row_of(y), c, n); };
-            for (auto it = shifted_fits.rbegin(); it != shifted_fits.rend(); ++it) {
-                Expr shifted = windows.pick(column, it->second, layout.planar(), true);
-                windowed = select(it->first(), select(likely(windows.full_block(x)), shifted, gathered), windowed);
+            for (auto it = picks.rbegin(); it != picks.rend(); ++it) {
+                Expr pick = windows.pick(column, it->size, layout.planar(), it->shifted);
+                // A shifted pick is vector code: a row's partial last block gathers.
+                if (it->shifted) pick = select(likely(windows.full_block(x)), pick, gathered);
+                windowed = select(it->fits(), pick, windowed);
             }
-            for (auto it = window_fits.rbegin(); it != window_fits.rend(); ++it) {
-                windowed = select(it->first(), windows.pick(column, it->second, layout.planar()), windowed);
-            }
-            window_fits.insert(window_fits.end(), shifted_fits.begin(), shifted_fits.end());
             window_tables = windows.tables();
             windowed = select(layout.planar(), windowed, gathered);
         }
@@ -302,7 +307,7 @@ public:
             funcs.across_rows = across_rows;
             funcs.in_width = in_w;
             funcs.window_tables = window_tables;
-            for (const auto &fits : window_fits) funcs.windowed.push_back(fits.first());
+            for (const Pick &pick : picks) funcs.windowed.push_back(pick.fits());
             funcs.window_lanes = lanes;
             if (get_target().has_gpu_feature()) {
                 schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});

@@ -172,12 +172,12 @@ void schedule_nearest_tiles(NearestResizeFuncs f, const Var &strips, int v, int 
 // 86-119 us, 1x3x1080x1920 -> 540x960 1113-1141 -> 886-952 us,
 // 345x456 -> 270x270 95 -> 86-87 us (level while the partial last blocks
 // ran the tree lane by lane instead of gathering), 4x3 of it 310-457 ->
-// 280-431 us; upscaling rows unchanged. On the SSE4.1 entry (windows of 2 to 4 columns
-// for 4 lanes) 0.85-0.89x at 256x256 but 1.07x slower at 270x270; on the
-// H200 machine's host (Intel), against its 8-lane gathers, 3 rounds: AVX2
-// 1.1x slower at 256x256 and 1.2x at 540x960, AVX-512 Skylake 1.05-1.3x
-// slower (400x300 level). Hence the AMD kernels' 8-lane entry only (the generator's
-// shifted_columns).
+// 280-431 us; upscaling rows unchanged. On the SSE4.1 entry (windows of 2
+// to 4 columns for 4 lanes) 0.85-0.89x at 256x256 but 1.07x slower at
+// 270x270; on the H200 machine's host (Intel), against its 8-lane gathers,
+// 3 rounds: AVX2 1.1x slower at 256x256 and 1.2x at 540x960, AVX-512
+// Skylake 1.05-1.3x slower (400x300 level). Hence the AMD kernels' 8-lane
+// entry only (the generator's shifted_columns).
 void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_task, int rows) {
     Var strip("window_strip"), yr("window_yr"), yo("window_yo"), yi("window_yi"), xo("window_xo"),
         xi("window_xi"), task("window_task");
