@@ -452,6 +452,12 @@ public:
     // buffer per pixel, which keeps LLVM from vectorising the pixel loop;
     // schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> row_windows{"row_windows", -1};
+    // ... stored with each tap position's pixels adjacent (1), which LLVM
+    // turns into shuffles in registers, or each pixel's taps adjacent (0),
+    // read back from memory; -1 = the tuned default: pixels adjacent for
+    // float32, except bicubic on the AVX-512 entries, and for uint8 on the
+    // SSE4.1 entry (schedules/grid_sample_x86.cpp has the numbers).
+    GeneratorParam<int> window_pixels_inner{"window_pixels_inner", -1};
     // ... and whether interleaved RGB images read them too where the others
     // do (1) or gather every tap (0); -1 = the tuned default: not for float32
     // bilinear on the AVX2 entry (schedules/grid_sample_x86.cpp).
@@ -642,8 +648,13 @@ protected:
             const int lanes = gather_lanes >= 0 ? int(gather_lanes)
                               : byte_words    ? 16
                                               : (llvm_gathers(this->get_target()) ? 1 : 8);
-            schedule_grid_sample_x86(funcs, this->get_target(),
-                                     {rows_per_task, vector_multiplier, lanes, chunk, channels_inner});
+            const Target &t = this->get_target();
+            const bool pixels_inner =
+                window_pixels_inner >= 0 ? window_pixels_inner > 0
+                : input.type() == Float(32) ? !(bicubic && t.has_feature(Target::AVX512))
+                                              : !t.has_feature(Target::AVX2);
+            schedule_grid_sample_x86(funcs, t,
+                                     {rows_per_task, vector_multiplier, lanes, chunk, channels_inner, pixels_inner});
         }
     }
 };

@@ -16,6 +16,7 @@ struct GridSampleKnobs {
     int gather_lanes;       // lanes of the output (gather) loop: 0 = the vector width, 1 = scalar
     int interleaved_chunk;  // interleaved RGB: output pixels per footprint buffer, 0 = whole rows
     bool planar_channels_inner;  // planar RGB: a pixel's channels gathered together
+    bool window_pixels_inner;    // row windows stored pixel-adjacent per tap position (else tap-adjacent per pixel)
 };
 
 struct GridSampleFuncs {

@@ -270,8 +270,8 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     if (windows) {
         // Row windows (the generator's row_windows): per output vector, for
         // each pixel and tap row one dense load of the row's 2 or 4 adjacent
-        // pixels (per channel), stored pixel after pixel, then read back as
-        // one vector per tap position and picked from. This replaces 4 or 16
+        // pixels (per channel), then one vector per tap position picked
+        // from. This replaces 4 or 16
         // lane-by-lane gathers per channel, whose index extracts and inserts
         // all queue on one shuffle port. H200 host (AVX-512, 1 thread,
         // 2x3x345x456 affine, single-kernel harness, 4 interleaved rounds,
@@ -294,15 +294,42 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // 2608 us, grid_sample 2681 / 3669 -> 2637 / 3556 us. The AVX-512
         // Skylake entry there lost without them (NHWC 2868 / 2490 -> 3377 /
         // 2750 us), as did SSE4.1 on both hosts (3638 / 7619 -> 4471 / 8717).
+        // Stored with each tap position's pixels adjacent (the knob
+        // window_pixels_inner), the buffer is a few whole vectors that
+        // LLVM keeps in registers, building each from the pixels' window
+        // loads by shuffles; stored pixel after pixel, each vector is read
+        // back from memory across several stores, which cannot be
+        // forwarded. Both forms linked into one process, min of 12-20
+        // calls in turn, affine 2x3x345x456 at its own size, zeros, 1
+        // thread, 2026-11-28, taps adjacent -> pixels adjacent, us: build
+        // machine (AMD EPYC Zen 3) AVX2 entry, bicubic over the padded copy
+        // NHWC 7983-12476 -> 6394-10490, NCHW 7545-11263 -> 5366-9498 (8 of
+        // 8 rounds faster), bicubic in place NHWC 13387 / 13885 -> 11692 /
+        // 11956, NCHW even, bilinear NCHW 2128 / 3267 -> 2019 / 3073. H200
+        // machine's host (Intel), 3 rounds, NCHW / NHWC: bicubic over the
+        // copy, AVX2 entry 6160-11675 -> 5224-10974 / 6046-8467 ->
+        // 4986-6611, SSE4.1 8631-13857 -> 6531-11707 / 8414-11433 ->
+        // 6216-8199 (5 of 6 faster), but the AVX-512 entries lost in every
+        // round (Sapphire Rapids 5241-9705 -> 5943-12187 / 4660-4924 ->
+        // 5125-5675, Skylake alike), which keep the taps adjacent; bilinear
+        // on the AVX-512 Skylake entry 2081-3393 -> 1744-3004 / 2216-3850
+        // -> 1846-2970, AVX2 NCHW 2194-3498 -> 1931-3021. uint8 bicubic in
+        // place gained on SSE4.1 only (NCHW 13616-25104 -> 11710-22045)
+        // and lost NHWC on the AVX-512 Skylake entry (6422-9123 ->
+        // 8513-11442), so the other uint8 entries keep the taps adjacent.
         const std::vector<Var> a = f.window.args();
         const Var &i = a[0], &r = a[1], &x = a[2], &c = a[4];
         f.window.compute_at(f.output, xi)
-            .reorder_storage(i, x, r, c)
             .reorder(i, x, c, r)
             .vectorize(i)
             .unroll(x)
             .unroll(c)
             .unroll(r);
+        if (knobs.window_pixels_inner) {
+            f.window.reorder_storage(x, i, r, c);
+        } else {
+            f.window.reorder_storage(i, x, r, c);
+        }
     }
 
     if (f.pixel_words.defined()) {
