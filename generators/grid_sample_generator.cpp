@@ -459,9 +459,10 @@ public:
     // SSE4.1 entry (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<int> window_pixels_inner{"window_pixels_inner", -1};
     // ... and whether interleaved RGB images read them too where the others
-    // do (1) or gather every tap (0); -1 = the tuned default: not for float32
-    // bilinear on the AVX2 entry (schedules/grid_sample_x86.cpp).
-    GeneratorParam<int> rgb_row_windows{"rgb_row_windows", -1};
+    // do (1) or gather every tap (0). Since the windows are stored pixels
+    // adjacent, float32 bilinear on the AVX2 entry reads them too
+    // (schedules/grid_sample_x86.cpp has the numbers).
+    GeneratorParam<bool> rgb_row_windows{"rgb_row_windows", true};
     // x86 nearest: taps read by element offset (1, nearest_by_offset) or by
     // coordinates (0); -1 = the tuned default: by offset, by coordinates
     // where LLVM gathers. schedules/grid_sample_x86.cpp has the numbers, and
@@ -505,12 +506,8 @@ protected:
 
     // Where the row windows are read: every layout, or all but interleaved
     // RGB (decided by the schedule's layout branches).
-    Expr row_windows_where(Type pixel, const LayoutConditions &layout) const {
-        const Target &t = this->get_target();
-        const bool avx2_entry = t.has_feature(Target::AVX2) && !t.has_feature(Target::AVX512);
-        const bool rgb = rgb_row_windows >= 0 ? rgb_row_windows > 0
-                                              : !(mode == SampleMode::bilinear && pixel == Float(32) && avx2_entry);
-        return rgb ? Halide::Internal::const_true() : !layout.interleaved(3);
+    Expr row_windows_where(const LayoutConditions &layout) const {
+        return rgb_row_windows ? Halide::Internal::const_true() : !layout.interleaved(3);
     }
 
     bool uses_tap_offsets() const {
@@ -602,7 +599,7 @@ protected:
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
                                  x, y, c, n, uses_row_windows(input.type()),
-                                 row_windows_where(input.type(), layout_of(input, output)), reads ? &*reads : nullptr,
+                                 row_windows_where(layout_of(input, output)), reads ? &*reads : nullptr,
                                  words ? &*words : nullptr, ahead);
         if (pixel_words) s.pixel_words = packed;
         if (output.type() == UInt(8) && !copies) {

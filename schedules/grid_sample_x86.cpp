@@ -283,9 +283,10 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // with windows but the channels around rows was slower than before
         // (f32 7.2 -> 8.7 ms: every channel redid the windows' addressing);
         // with a pixel's channels inside the vector, 6.0-6.3 -> 5.0-5.5 ms.
-        // On the AVX2 entry float32 bilinear reads NHWC RGB's taps one by one
-        // instead (the generator's rgb_row_windows: the condition folds in
-        // the RGB branch). Both forms linked into one process, min of 20-30
+        // Until the windows were stored pixels adjacent (below), float32
+        // bilinear on the AVX2 entry read NHWC RGB's taps one by one
+        // instead (the generator's rgb_row_windows, which folds the
+        // condition in the RGB branch). Both forms linked into one process, min of 20-30
         // calls in turn, 1 thread, affine 2x3x345x456 at its own size, zeros,
         // windows -> taps, 2026-11-28: build machine (AMD EPYC Zen 3) NHWC
         // 5984-6802 -> 4726-5769 us, grid_sample 6587-6650 -> 5909-6103 us,
