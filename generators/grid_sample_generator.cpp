@@ -170,9 +170,13 @@ public:
         Expr row = padded_top() + r;
         s.words(r, x, y, c, n) = word_of_bytes([&](Expr i) { return s.padded(i, row, c, n); }, padded_first());
     }
-    // Over the padded copy: tap k of row j.
+    // Over the padded copy: tap k of row j, from the row's word or window,
+    // or where there are neither (the kernels whose taps LLVM gathers) read
+    // on its own.
     Expr padded_tap(int k, int j) const {
-        return s.words.defined() ? cast<float>(word_byte(s.words(j, x, y, c, n), k)) : s.window(k, j, x, y, c, n);
+        if (s.words.defined()) return cast<float>(word_byte(s.words(j, x, y, c, n), k));
+        if (s.window.defined()) return s.window(k, j, x, y, c, n);
+        return cast<float>(s.padded(padded_first() + k, padded_top() + j, c, n));
     }
     Expr tap(Expr t, int j, Expr u) const {
         Expr offset = t - index_from_bits(stored(at));
@@ -410,7 +414,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         if (s.padded.defined()) {
             if (words) {
                 windows.define_words();
-            } else {
+            } else if (row_windows) {
                 windows.define();
             }
             s.value = sum([&](int k, int j) { return windows.padded_tap(k, j); });
@@ -469,8 +473,9 @@ public:
     // those of uint8 bilinear, which did not gain from offsets.
     GeneratorParam<int> tap_offsets{"tap_offsets", -1};
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
-    // picks it there, for inputs small enough to copy): the row windows read
-    // a copy of the input padded as that mode pads (Sampled::padded).
+    // picks it there, for inputs small enough to copy): the row windows (or
+    // where LLVM gathers, each tap) read a copy of the input padded as that
+    // mode pads (Sampled::padded).
     GeneratorParam<PaddedCopy> padded_copy{"padded_copy", PaddedCopy::none, kPaddedCopies};
     // x86 uint8 nearest, bilinear, and bicubic with padded_copy: kernels for
     // densely interleaved RGB images only (interleaved_rows = 3; 0 = any
@@ -567,8 +572,8 @@ protected:
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         Func padded("padded");
         if (padded_copy != PaddedCopy::none) {
-            _halide_user_assert(mode == SampleMode::bicubic && (uses_row_windows(input.type()) || byte_words))
-                << "padded_copy is a variant of bicubic with row windows or byte words on x86";
+            _halide_user_assert(mode == SampleMode::bicubic && !this->get_target().has_gpu_feature())
+                << "padded_copy is an x86 variant of bicubic";
             const Padding copied = padded_copy == PaddedCopy::zeros ? Padding::zeros : Padding::border;
             this->add_requirement(is_padding(padding, copied), "this kernel is the variant for padding mode",
                                   static_cast<int>(copied), "but padding is", padding);

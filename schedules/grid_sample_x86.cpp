@@ -38,9 +38,15 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // harness, 6 interleaved rounds, affine 2x3x345x456 at its own size,
     // padding zeros, 1 thread, nchw / nhwc: bilinear 2244-4413 -> 1690-2685 /
     // 3118-4139 -> 1690-2593 us (faster in 11 of 12 rounds), bicubic 9356-16908
-    // -> 8142-11787 / 9697-13779 -> 8472-10471 us (5 of 6 rounds; the padded
-    // copies keep Halide's gathers and windows, which their reads need).
+    // -> 8142-11787 / 9697-13779 -> 8472-10471 us (5 of 6 rounds).
     // Keeping the windows, LLVM left the pixel loop scalar (2-3x slower).
+    // float32 bicubic over the padded copy too since 2026-11-28 (each tap
+    // read on its own, gathered by LLVM): H200 machine's host, both forms
+    // linked into one process, min of 15 calls in turn, affine 2x3x345x456
+    // at its own size, 1 thread, 4 rounds, row windows -> LLVM's gathers,
+    // us: NCHW 4778-5285 -> 4373-4983, NHWC even (4566-6588 ->
+    // 4569-6693); 1x3x1080x1920 at 16 threads NCHW 4089 -> 3351, NHWC
+    // 3586 -> 3328.
     // Nearest did not gain there (nchw slower in 4 of 6 rounds), reading by
     // offset. Read by coordinates it does since 2026-11-26: H200 machine's
     // host, same harness and padding, Halide's 8-lane gathers by offset ->
@@ -286,7 +292,13 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // Until the windows were stored pixels adjacent (below), float32
         // bilinear on the AVX2 entry read NHWC RGB's taps one by one
         // instead (the generator's rgb_row_windows, which folds the
-        // condition in the RGB branch). Both forms linked into one process, min of 20-30
+        // condition in the RGB branch); since then the windows are faster
+        // there too: both forms linked into one process, min of 15-20
+        // calls in turn, affine 2x3x345x456 NHWC at its own size, zeros, 1
+        // thread, 4 rounds, 2026-11-28, taps -> pixel-adjacent windows, us:
+        // build machine (AMD's kernel, prefetching) 2567-2575 -> 2208-2453,
+        // H200 machine's host 2639-5458 -> 2104-4350 (every round).
+        // Before, both forms linked into one process, min of 20-30
         // calls in turn, 1 thread, affine 2x3x345x456 at its own size, zeros,
         // windows -> taps, 2026-11-28: build machine (AMD EPYC Zen 3) NHWC
         // 5984-6802 -> 4726-5769 us, grid_sample 6587-6650 -> 5909-6103 us,
