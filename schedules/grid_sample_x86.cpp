@@ -277,9 +277,8 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // Row windows (the generator's row_windows): per output vector, for
         // each pixel and tap row one dense load of the row's 2 or 4 adjacent
         // pixels (per channel), then one vector per tap position picked
-        // from. This replaces 4 or 16
-        // lane-by-lane gathers per channel, whose index extracts and inserts
-        // all queue on one shuffle port. H200 host (AVX-512, 1 thread,
+        // from. This replaces 4 or 16 lane-by-lane gathers per channel,
+        // whose index extracts and inserts all queue on one shuffle port. H200 host (AVX-512, 1 thread,
         // 2x3x345x456 affine, single-kernel harness, 4 interleaved rounds,
         // 2026-11-21): bicubic f32 nchw 6.1-6.8 -> 4.9-5.6 ms, nhwc 6.2-7.3
         // -> 4.7-5.4 ms, u8 nchw 6.8-7.9 -> 5.6-6.2 ms, nhwc 6.7-8.0 ->
@@ -324,7 +323,9 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // 4986-6611, SSE4.1 8631-13857 -> 6531-11707 / 8414-11433 ->
         // 6216-8199 (5 of 6 faster), but the AVX-512 entries lost in every
         // round (Sapphire Rapids 5241-9705 -> 5943-12187 / 4660-4924 ->
-        // 5125-5675, Skylake alike), which keep the taps adjacent; bilinear
+        // 5125-5675, Skylake alike), which keep the taps adjacent (the
+        // Sapphire Rapids entry has since left the copy's taps to LLVM's
+        // gathers, above); bilinear
         // on the AVX-512 Skylake entry 2081-3393 -> 1744-3004 / 2216-3850
         // -> 1846-2970, AVX2 NCHW 2194-3498 -> 1931-3021. uint8 bicubic in
         // place gained on SSE4.1 only (NCHW 13616-25104 -> 11710-22045)
