@@ -325,12 +325,12 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // round (Sapphire Rapids 5241-9705 -> 5943-12187 / 4660-4924 ->
         // 5125-5675, Skylake alike), which keep the taps adjacent (the
         // Sapphire Rapids entry has since left the copy's taps to LLVM's
-        // gathers, above); bilinear
-        // on the AVX-512 Skylake entry 2081-3393 -> 1744-3004 / 2216-3850
-        // -> 1846-2970, AVX2 NCHW 2194-3498 -> 1931-3021. uint8 bicubic in
-        // place gained on SSE4.1 only (NCHW 13616-25104 -> 11710-22045)
-        // and lost NHWC on the AVX-512 Skylake entry (6422-9123 ->
-        // 8513-11442), so the other uint8 entries keep the taps adjacent.
+        // gathers, above); bilinear on the AVX-512 Skylake entry 2081-3393
+        // -> 1744-3004 / 2216-3850 -> 1846-2970, AVX2 NCHW 2194-3498 ->
+        // 1931-3021. uint8 bicubic in place gained on SSE4.1 only (NCHW
+        // 13616-25104 -> 11710-22045) and lost NHWC on the AVX-512 Skylake
+        // entry (6422-9123 -> 8513-11442), so the other uint8 entries keep
+        // the taps adjacent.
         const std::vector<Var> a = f.window.args();
         const Var &i = a[0], &r = a[1], &x = a[2], &c = a[4];
         f.window.compute_at(f.output, xi)
