@@ -636,6 +636,7 @@ protected:
         if (this->get_target().has_gpu_feature()) {
             schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
         } else {
+            const Target &t = this->get_target();
             const bool bicubic = mode == SampleMode::bicubic;
             const bool byte_words = s.words.defined();
             const int chunk =
@@ -649,8 +650,7 @@ protected:
             // vectors split the words into bytes.
             const int lanes = gather_lanes >= 0 ? int(gather_lanes)
                               : byte_words    ? 16
-                                              : (llvm_gathers(this->get_target()) ? 1 : 8);
-            const Target &t = this->get_target();
+                                              : (llvm_gathers(t) ? 1 : 8);
             const bool pixels_inner =
                 window_pixels_inner >= 0 ? window_pixels_inner > 0
                 : input.type() == Float(32) ? !(bicubic && t.has_feature(Target::AVX512))
