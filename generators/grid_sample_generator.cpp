@@ -123,18 +123,28 @@ struct ByteWords {
 // start at the first tap instead, wherever that lies.
 class RowWindows {
 public:
-    RowWindows(Sampled &s, Func pixels, Expr width, Expr height, int w, Var x, Var y, Var c, Var n)
-        : s(s), pixels(pixels), width(width), height(height), w(w), x(x), y(y), c(c), n(n) {}
+    // With `reads`, where the layout condition `by_offset` holds (a layout
+    // that allows offsets), the footprint stores each window's element
+    // offset rather than its row (OffsetReads), and the windows are read
+    // from there.
+    RowWindows(Sampled &s, Func pixels, Expr width, Expr height, int w, const OffsetReads *reads, Expr by_offset,
+               Var x, Var y, Var c, Var n)
+        : s(s), pixels(pixels), width(width), height(height), w(w), reads(reads), by_offset(by_offset), x(x), y(y),
+          c(c), n(n) {}
 
     // Appends the footprint values: the window start (from the row's taps
-    // `xs`) and the rows read for the y taps `ys`.
+    // `xs`) and per y tap of `ys` the row read (or the window's offset).
     void add_values(std::vector<Expr> &values, const std::vector<Expr> &xs, const std::vector<Expr> &ys) {
         at = int(values.size());
         rows = int(ys.size());
         Expr lowest = xs[0];
         for (const Expr &t : xs) lowest = min(lowest, t);
-        values.push_back(index_bits(clamp(lowest, 0, width - w)));
-        for (const Expr &u : ys) values.push_back(index_bits(clamp_tap(u, height)));
+        Expr start = clamp(lowest, 0, width - w);
+        values.push_back(index_bits(start));
+        for (const Expr &u : ys) {
+            Expr row = clamp_tap(u, height);
+            values.push_back(index_bits(reads ? select(by_offset, reads->pixel(start, row, n), row) : row));
+        }
     }
 
     // The same over the padded copy, from the coordinates of the first tap
@@ -158,7 +168,17 @@ public:
             return;
         }
         Expr first = promised_index(stored(at), 0, width - w);
-        s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row_read(r), 0, height - 1), c, n);
+        if (!reads) {
+            s.window(i, r, x, y, c, n) = pixels(first + i, promised_index(row_read(r), 0, height - 1), c, n);
+        } else {
+            // Each branch of the schedule knows its layout, so only one read
+            // remains there; where both do (vector code evaluates both sides
+            // of a select), each reads element 0 or row 0 unless its own.
+            Expr at = index_from_bits(row_read(r)) + i * reads->x_stride + c * reads->c_stride;
+            Expr offset_read = reads->read(pixels, index_bits(select(by_offset, at, 0)));
+            Expr row = promised_index(select(by_offset, index_bits(0), row_read(r)), 0, height - 1);
+            s.window(i, r, x, y, c, n) = select(by_offset, offset_read, pixels(first + i, row, c, n));
+        }
         s.window_fits = width >= w;
     }
     // Over the padded copy (planar) of a uint8 image, in place of define():
@@ -201,6 +221,8 @@ private:
     Func pixels;
     Expr width, height;
     int w;
+    const OffsetReads *reads;
+    Expr by_offset;
     Var x, y, c, n;
     int at = 0, rows = 0;
 };
@@ -297,13 +319,15 @@ Expr prefetch_taps(const In &input, const OffsetReads &reads, Expr u, Expr v, Ex
 // any type), optionally with row windows (bilinear and bicubic; where
 // `windows_where`, a layout condition the schedule's branches decide), read from
 // `padded` where that is defined (bicubic under zeros or border padding only),
-// with taps read by offset where `offset_reads` is given (nearest), or as
-// byte words where `words` is (nearest, bilinear, and bicubic over the
-// padded copy).
+// with taps read by offset where `offset_reads` is given (nearest), windows
+// by offset where `window_reads` is and the layout condition
+// `windows_by_offset` holds, or as byte words where `words` is (nearest,
+// bilinear, and bicubic over the padded copy).
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
                      bool row_windows, Expr windows_where, const OffsetReads *offset_reads,
-                     const ByteWords *words, Func ahead) {
+                     const OffsetReads *window_reads, Expr windows_by_offset, const ByteWords *words,
+                     Func ahead) {
     Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates"),
               Func("byte_words"), ahead};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
@@ -311,7 +335,8 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
     auto read = [&](Expr xi, Expr yi) { return read_or_zero(pixels, xi, yi, c, n, width, height); };
     const Func &f = s.footprint;
     auto fp = [&](int i) { return f(x, y, n)[i]; };
-    RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, x, y, c, n);
+    RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, window_reads,
+                       window_reads ? windows_by_offset : Expr(), x, y, c, n);
     // `value` from the taps read one by one; with row windows, picked from
     // the windows where the input is wide enough for them.
     auto set_value = [&](const std::function<Expr(const std::function<Expr(Expr, int, Expr)> &)> &sum) {
@@ -467,6 +492,12 @@ public:
     // adjacent, float32 bilinear on the AVX2 entry reads them too
     // (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<bool> rgb_row_windows{"rgb_row_windows", true};
+    // ... and addressed by element offsets that the footprint stores per
+    // tap row (OffsetReads) rather than by the rows' indices: in planar
+    // images (1), in every layout that allows offsets (2), or none (0); -1 =
+    // the tuned default: float32 planar, and every layout in the prefetching
+    // kernels (AMD's); schedules/grid_sample_x86.cpp has the numbers.
+    GeneratorParam<int> window_offsets{"window_offsets", -1};
     // x86 nearest: taps read by element offset (1, nearest_by_offset) or by
     // coordinates (0); -1 = the tuned default: by offset, by coordinates
     // where LLVM gathers. schedules/grid_sample_x86.cpp has the numbers, and
@@ -579,8 +610,13 @@ protected:
                                   static_cast<int>(copied), "but padding is", padding);
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
+        const bool row_windows = uses_row_windows(input.type());
+        const int offset_windows = !row_windows || padded_copy != PaddedCopy::none ? 0
+                                   : window_offsets >= 0                             ? int(window_offsets)
+                                   : input.type() != Float(32)                       ? 0
+                                                                                     : (prefetch_ahead ? 2 : 1);
         std::optional<OffsetReads> reads;
-        if (uses_tap_offsets() || byte_words) reads = OffsetReads::of(input);
+        if (uses_tap_offsets() || byte_words || offset_windows > 0) reads = OffsetReads::of(input);
         std::optional<ByteWords> words;
         if (byte_words) {
             Func bytes("bytes");
@@ -603,8 +639,11 @@ protected:
                                            mode == SampleMode::bicubic ? 4 : 2);
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
-                                 x, y, c, n, uses_row_windows(input.type()),
-                                 row_windows_where(layout_of(input, output)), reads ? &*reads : nullptr,
+                                 x, y, c, n, row_windows, row_windows_where(layout_of(input, output)),
+                                 uses_tap_offsets() ? &*reads : nullptr, offset_windows > 0 ? &*reads : nullptr,
+                                 offset_windows == 0   ? Expr()
+                                 : offset_windows == 1 ? reads->x_stride == 1
+                                                       : reads->usable(),
                                  words ? &*words : nullptr, ahead);
         if (pixel_words) s.pixel_words = packed;
         if (output.type() == UInt(8) && !copies) {

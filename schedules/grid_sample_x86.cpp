@@ -331,6 +331,29 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // 13616-25104 -> 11710-22045) and lost NHWC on the AVX-512 Skylake
         // entry (6422-9123 -> 8513-11442), so the other uint8 entries keep
         // the taps adjacent.
+        // Addressed by element offsets (the generator's window_offsets:
+        // the footprint stores each tap row's offset, computed in vectors,
+        // where each lane's address was a row index loaded, multiplied by
+        // the row stride and added to the start's, per lane and tap row;
+        // the spills of those scalars went too). Both forms linked into one
+        // process, min of 12-20 calls in turn, affine 2x3x345x456 at its own
+        // size, zeros, 1 thread, 2026-11-28, rows -> offsets, us: build
+        // machine (AMD EPYC Zen 3), 2-3 rounds, float32 bilinear
+        // (prefetching) AVX2 entry NCHW 1983-3348 -> 1692-2433, NHWC
+        // 2150-3158 -> 1741-2580, SSE4.1 NCHW 3490-3521 -> 3244-3292, NHWC
+        // 3740-5335 -> 3500-4061; bicubic in place, AVX2, NCHW 11113-11119
+        // -> 9955-10111, NHWC 10732-10786 -> 7844-8000. H200 machine's host
+        // (Intel), 3 rounds: AVX-512 Skylake entry bilinear NCHW 2672-4064
+        // -> 2064-3007, NHWC 1933-2915 -> 1899-2571, bicubic NCHW
+        // 8358-13775 -> 7139-12403 but NHWC 6666-7822 -> 9172-10452; AVX2
+        // entry (without prefetches) bilinear NCHW 1927-4519 -> 1723-3775,
+        // NHWC mixed (2 of 3 faster), bicubic NCHW 9182-18220 -> 8638-16527
+        // but NHWC 7878-8110 -> 8886-9079; SSE4.1 bilinear NCHW 3203-4567
+        // -> 3080-4197 but NHWC 3238-3569 -> 3512-4042. uint8 bicubic lost
+        // (build machine, SSE4.1 NCHW 10805 -> 11611, NHWC 13646 -> 16154;
+        // AVX2 NHWC 11624 -> 13883). Hence float32 planar images, and every
+        // layout in the prefetching kernels, which the wrapper takes on
+        // AMD's cores.
         const std::vector<Var> a = f.window.args();
         const Var &i = a[0], &r = a[1], &x = a[2], &c = a[4];
         f.window.compute_at(f.output, xi)
