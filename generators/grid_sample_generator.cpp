@@ -321,13 +321,14 @@ Expr prefetch_taps(const In &input, const OffsetReads &reads, Expr u, Expr v, Ex
 // `padded` where that is defined (bicubic under zeros or border padding only),
 // with taps read by offset where `offset_reads` is given (nearest), windows
 // by offset where `window_reads` is and the layout condition
-// `windows_by_offset` holds, or as byte words where `words` is (nearest,
-// bilinear, and bicubic over the padded copy).
+// `windows_by_offset` holds, as byte words where `words` is (nearest,
+// bilinear, and bicubic over the padded copy), or where `word_offsets` is
+// (bilinear), as its pixel words (x, y, n) at offsets the footprint stores.
 Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sample_x, Func sample_y,
                      SampleMode mode, Expr padding, Expr align_corners, Var x, Var y, Var c, Var n,
                      bool row_windows, Expr windows_where, const OffsetReads *offset_reads,
                      const OffsetReads *window_reads, Expr windows_by_offset, const ByteWords *words,
-                     Func ahead) {
+                     Func ahead, Func word_offsets) {
     Sampled s{Func("footprint"), Expr(), Func("window"), Expr(), padded, Func("offsets"), Func("tap_coordinates"),
               Func("byte_words"), ahead};
     Expr ux = grid_unnormalize(sample_x(x, y, n), width, align_corners);
@@ -375,6 +376,16 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
                                     unfused_product(north, west), unfused_product(north, east),
                                     unfused_product(south, west), unfused_product(south, east)};
         if (row_windows) windows.add_values(values, {values[0]}, {values[1], values[1] + 1});
+        const int offsets_at = int(values.size());
+        if (word_offsets.defined()) {
+            // Tap k's offset into the words' dense buffer (x + y * width + n
+            // * width * height), from which each gather lane loads its
+            // address.
+            for (int k = 0; k < 4; k++) {
+                Expr tx = clamp_tap(values[0] + k % 2, width), ty = clamp_tap(values[1] + k / 2, height);
+                values.push_back(index_bits((n * height + ty) * width + tx));
+            }
+        }
         values[0] = s.with_ahead(values[0], x, y, n);
         s.footprint(x, y, n) = Tuple(values);
         // tap(kx, j): column x0 + kx of row y0 + j.
@@ -384,6 +395,11 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
         };
         if (words) {
             s.value = sum(bilinear_by_words(s, *words, fp(0), fp(1), width, height, x, y, c, n));
+        } else if (word_offsets.defined()) {
+            s.value = sum([&](int kx, int j) {
+                Expr word = word_offsets(promised_index(fp(offsets_at + 2 * j + kx), 0, width - 1), 0, 0);
+                return zero_outside(cast<float>(word_byte(word, c)), fp(0) + kx, fp(1) + j, width, height);
+            });
         } else {
             set_value([&](const std::function<Expr(Expr, int, Expr)> &tap) {
                 return sum([&](int kx, int j) { return tap(fp(0) + kx, j, fp(1) + j); });
@@ -528,6 +544,11 @@ public:
     // variant the wrapper takes where the taps are not byte words gathered
     // in hardware (schedules/grid_sample_x86.cpp has the numbers).
     GeneratorParam<bool> pixel_words{"pixel_words", false};
+    // ... whose taps are read by element offsets that the footprint stores
+    // (1), or by coordinates (0); -1 = the tuned default: by offsets on the
+    // AVX2 and AVX-512 entries (schedules/grid_sample_x86.cpp has the
+    // numbers).
+    GeneratorParam<int> pixel_word_offsets{"pixel_word_offsets", -1};
     GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
     GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
 
@@ -544,6 +565,10 @@ protected:
     // RGB (decided by the schedule's layout branches).
     Expr row_windows_where(const LayoutConditions &layout) const {
         return rgb_row_windows ? Halide::Internal::const_true() : !layout.interleaved(3);
+    }
+
+    bool uses_pixel_word_offsets() const {
+        return pixel_word_offsets >= 0 ? pixel_word_offsets > 0 : this->get_target().has_feature(Target::AVX2);
     }
 
     bool uses_tap_offsets() const {
@@ -644,8 +669,14 @@ protected:
                                  offset_windows == 0   ? Expr()
                                  : offset_windows == 1 ? reads->x_stride == 1
                                                        : reads->usable(),
-                                 words ? &*words : nullptr, ahead);
+                                 words ? &*words : nullptr, ahead,
+                                 pixel_words && uses_pixel_word_offsets() ? packed : Func());
         if (pixel_words) s.pixel_words = packed;
+        if (pixel_words && uses_pixel_word_offsets()) {
+            // Read only at promised offsets: the whole image, stated.
+            for (int d = 0; d < 4; d++) input.dim(d).set_min(0);
+            packed.bound(x, 0, width).bound(y, 0, height).bound(n, 0, input.dim(3).extent());
+        }
         if (output.type() == UInt(8) && !copies) {
             // round() is half to even; NaN cannot arise from uint8 pixels.
             output(x, y, c, n) = cast<uint8_t>(clamp(round(s.value), 0.0f, 255.0f));

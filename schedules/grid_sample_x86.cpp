@@ -390,6 +390,22 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // channels apart (RGBA, two channels) each channel gathers the word
         // again (even, and 1.1x slower). Dense loads per plane, or one
         // interleaved load split three ways.
+        // The taps read by element offsets that the footprint stores (the
+        // generator's pixel_word_offsets): each gather lane's address is a
+        // load from the footprint instead of a lane extracted from computed
+        // indices. Both forms linked into one process, min of 12 calls in
+        // turn, affine 2x3x345x456 at its own size, 1 thread, 2026-11-28,
+        // coordinates -> offsets, us: build machine (AMD EPYC Zen 3), AVX2
+        // entry, zeros NCHW 1415-1423 -> 1177-1189, NHWC 1424 -> 1282-1284,
+        // border 1459 / 1537 -> 1233 / 1320, reflection 1916 / 1913 ->
+        // 1779 / 1818; SSE4.1 3-5% slower (zeros NCHW 3198 -> 3303). H200
+        // machine's host (Intel), 3 rounds: AVX-512 Skylake entry zeros
+        // NCHW 2131-2597 -> 1839-2283, NHWC 2598-2682 -> 2067-2312,
+        // reflection NHWC 3160-3469 -> 2660-3258; AVX2 entry even to
+        // slower (zeros NHWC 1839-2644 -> 2105-2668), SSE4.1 slower
+        // (reflection NHWC 5574-8491 -> 7261-10223). Hence the AVX2 and
+        // AVX-512 entries: AMD's cores take the AVX2 one, Intel's only
+        // without AVX-512.
         Var strip("strip"), strip_rows("strip_rows"), strips("strips");
         f.pixel_words.compute_root()
             .split(f.y, strip, strip_rows, knobs.rows_per_task, TailStrategy::GuardWithIf)
