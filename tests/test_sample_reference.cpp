@@ -10,7 +10,9 @@
 // batches, 1-5 channels, random thetas. Bicubic under zeros and border
 // padding: the padded-copy kernel variants against the in-place ones, bit
 // for bit; RGBA uint8 copied as 4-byte pixels (nearest sampling and resize,
-// flips) against the per-channel kernels, byte for byte.
+// flips) against the per-channel kernels, byte for byte; strided inputs
+// (padded rows and planes, pixel slots, every other column) against dense
+// ones, bit for bit.
 //
 // Tolerances (never loosened to make a kernel pass):
 //   float32: 2e-5 absolute (values in [0, 1]);
@@ -421,6 +423,62 @@ void padded_copy_matches_in_place(uint32_t seed) {
 
 TEST(GridSampleVsReference, PaddedCopyMatchesInPlaceFloat32) { padded_copy_matches_in_place<float>(20261122); }
 TEST(GridSampleVsReference, PaddedCopyMatchesInPlaceUint8) { padded_copy_matches_in_place<uint8_t>(20261123); }
+
+// Inputs in strided memory sample as the same pixels densely stored do, bit
+// for bit: planar images with padded rows and planes (the kernels that read
+// windows at element offsets take their strides from the buffer), pixels in
+// slots wider than their channels (a channel stride of 1, no dense pixels),
+// and planar images with every other column (neither x nor c of unit
+// stride, which read their windows by rows instead).
+template<typename T>
+void strided_inputs_match_dense(uint32_t seed, int cases) {
+    std::mt19937 rng(seed);
+    for (int i = 0; i < cases; i++) {
+        Config cfg = random_config(rng);
+        const int kind = i % 3;
+        SCOPED_TRACE(cfg.str() + " strided kind " + std::to_string(kind));
+        const int64_t n = cfg.n, c = cfg.c, h = cfg.h, w = cfg.w;
+        const auto dense = random_pixels<T>(rng, size_t(n * c * h * w));
+        hres::Image strided{nullptr, dtype_of<T>(), hres::Device::cpu, n, c, h, w};
+        if (kind == 0) {  // planar, rows and planes padded
+            strided.stride_w = 1, strided.stride_h = w + 3, strided.stride_c = (w + 3) * h + 5;
+        } else if (kind == 1) {  // pixels in slots of c + 1 values
+            strided.stride_c = 1, strided.stride_w = c + 1, strided.stride_h = (c + 1) * w + 2;
+        } else {  // planar, every other column
+            strided.stride_w = 2, strided.stride_h = 2 * w + 1, strided.stride_c = (2 * w + 1) * h;
+        }
+        strided.stride_n = kind == 1 ? strided.stride_h * h + 3 : strided.stride_c * c + 7;
+        std::vector<T> memory(size_t(strided.stride_n * n), T(0));
+        for (int64_t b = 0; b < n; b++)
+            for (int64_t ch = 0; ch < c; ch++)
+                for (int64_t y = 0; y < h; y++)
+                    for (int64_t x = 0; x < w; x++) {
+                        memory[size_t(b * strided.stride_n + ch * strided.stride_c + y * strided.stride_h +
+                                      x * strided.stride_w)] = dense[size_t(((b * c + ch) * h + y) * w + x)];
+                    }
+        strided.data = memory.data();
+        const auto grid = random_grid(rng, cfg);
+        const auto theta = random_theta(rng, cfg.n);
+        std::vector<T> dense_in = dense;
+        // [dense, strided] for grid_sample, then for affine_grid_sample.
+        std::vector<T> out[2][2];
+        for (int k = 0; k < 2; k++) {
+            const hres::Image in = k ? strided : view(dense_in, n, c, h, w, Layout::nchw);
+            for (int op = 0; op < 2; op++) {
+                out[op][k].assign(size_t(n * c * cfg.oh * cfg.ow), T(0));
+                const hres::Image result = view(out[op][k], n, c, cfg.oh, cfg.ow, Layout::nchw);
+                ASSERT_TRUE((op ? run_affine_grid_sample(in, theta.data(), result, cfg.options)
+                                : run_grid_sample(in, grid.data(), result, cfg.options))
+                                .ok());
+            }
+        }
+        EXPECT_TRUE(bit_identical(out[0][0], out[0][1])) << "grid_sample";
+        EXPECT_TRUE(bit_identical(out[1][0], out[1][1])) << "affine_grid_sample";
+    }
+}
+
+TEST(GridSampleVsReference, StridedInputsMatchDenseFloat32) { strided_inputs_match_dense<float>(20261128, 150); }
+TEST(GridSampleVsReference, StridedInputsMatchDenseUint8) { strided_inputs_match_dense<uint8_t>(20261129, 150); }
 
 // RGBA uint8 in NHWC memory with 4-byte aligned pixels is copied as one
 // 4-byte channel by the pixel-copying ops (nearest sampling and resize,
