@@ -337,7 +337,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
     const Func &f = s.footprint;
     auto fp = [&](int i) { return f(x, y, n)[i]; };
     RowWindows windows(s, pixels, width, height, mode == SampleMode::bicubic ? 4 : 2, window_reads,
-                       window_reads ? windows_by_offset : Expr(), x, y, c, n);
+                       windows_by_offset, x, y, c, n);
     // `value` from the taps read one by one; with row windows, picked from
     // the windows where the input is wide enough for them.
     auto set_value = [&](const std::function<Expr(const std::function<Expr(Expr, int, Expr)> &)> &sum) {
@@ -567,6 +567,14 @@ protected:
         return rgb_row_windows ? Halide::Internal::const_true() : !layout.interleaved(3);
     }
 
+    // The layouts whose row windows are read at element offsets (the knob
+    // window_offsets): 0 none, 1 planar, 2 every layout that allows offsets.
+    int window_offset_layouts(Type pixel) const {
+        if (!uses_row_windows(pixel) || padded_copy != PaddedCopy::none) return 0;
+        if (window_offsets >= 0) return window_offsets;
+        return pixel == Float(32) ? (prefetch_ahead ? 2 : 1) : 0;
+    }
+
     bool uses_pixel_word_offsets() const {
         return pixel_word_offsets >= 0 ? pixel_word_offsets > 0 : this->get_target().has_feature(Target::AVX2);
     }
@@ -635,13 +643,12 @@ protected:
                                   static_cast<int>(copied), "but padding is", padding);
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
-        const bool row_windows = uses_row_windows(input.type());
-        const int offset_windows = !row_windows || padded_copy != PaddedCopy::none ? 0
-                                   : window_offsets >= 0                             ? int(window_offsets)
-                                   : input.type() != Float(32)                       ? 0
-                                                                                     : (prefetch_ahead ? 2 : 1);
+        const int offset_windows = window_offset_layouts(input.type());
+        const bool word_offsets = pixel_words && uses_pixel_word_offsets();
         std::optional<OffsetReads> reads;
         if (uses_tap_offsets() || byte_words || offset_windows > 0) reads = OffsetReads::of(input);
+        Expr windows_by_offset;  // the layout condition of offset_windows
+        if (offset_windows > 0) windows_by_offset = offset_windows == 1 ? reads->x_stride == 1 : reads->usable();
         std::optional<ByteWords> words;
         if (byte_words) {
             Func bytes("bytes");
@@ -664,15 +671,12 @@ protected:
                                            mode == SampleMode::bicubic ? 4 : 2);
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
-                                 x, y, c, n, row_windows, row_windows_where(layout_of(input, output)),
-                                 uses_tap_offsets() ? &*reads : nullptr, offset_windows > 0 ? &*reads : nullptr,
-                                 offset_windows == 0   ? Expr()
-                                 : offset_windows == 1 ? reads->x_stride == 1
-                                                       : reads->usable(),
-                                 words ? &*words : nullptr, ahead,
-                                 pixel_words && uses_pixel_word_offsets() ? packed : Func());
+                                 x, y, c, n, uses_row_windows(input.type()),
+                                 row_windows_where(layout_of(input, output)), uses_tap_offsets() ? &*reads : nullptr,
+                                 offset_windows > 0 ? &*reads : nullptr, windows_by_offset, words ? &*words : nullptr,
+                                 ahead, word_offsets ? packed : Func());
         if (pixel_words) s.pixel_words = packed;
-        if (pixel_words && uses_pixel_word_offsets()) {
+        if (word_offsets) {
             // Read only at promised offsets: the whole image, stated.
             for (int d = 0; d < 4; d++) input.dim(d).set_min(0);
             packed.bound(x, 0, width).bound(y, 0, height).bound(n, 0, input.dim(3).extent());
