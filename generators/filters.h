@@ -82,11 +82,15 @@ struct AxisTaps {
     // Optional (k, i) -> tap k's input index, already clamped: see
     // with_index_table.
     Func index;
+    // Tables fitted inside the image (fit_inside): start(i) + k is an input
+    // index for every k < taps, so taps are read unclamped.
+    bool fitted = false;
 
     // Input index of tap k of output i: edge replication (boundary.h) within
     // the window above.
     Expr tap(Expr k) const {
         if (index.defined()) return promised_index(index(k, i), lowest, highest);
+        if (fitted) return unsafe_promise_clamped(start(i) + k, lowest, highest);
         return clamp(start(i) + k, lowest, highest);
     }
 };
@@ -251,8 +255,8 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
 // Where the span bound (antialias_taps below) is the tuned default: uint8
 // on x86 and bicubic on CUDA (resize_generator.cpp's span_taps has the
 // measurements).
-inline bool span_bound_by_default(const Target &target, Filter filter, Type pixel) {
-    return target.has_gpu_feature() ? filter == Filter::cubic : pixel == UInt(8);
+inline bool span_bound_by_default(bool cuda, Filter filter, Type pixel) {
+    return cuda ? filter == Filter::cubic : pixel == UInt(8);
 }
 
 // Antialiased bilinear / bicubic (SPEC.md 5, Pillow's algorithm): a window
@@ -336,13 +340,71 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     return taps;
 }
 
+namespace detail {
+
+// The window bounds of tables fitted inside the image (fit_inside), from
+// those of the unfitted ones, for `count` taps per output. A window moved
+// left by the fit starts at in - count at the lowest, and one at the left
+// edge, whose taps past its own are no longer clamped onto the edge, reaches
+// count - 1. Otherwise the fitted taps stay within the bounds set_window
+// gives: within its margin of reach = ceil(support) + 1 around the span
+// (checked by brute force, bench/tune/check_fitted_windows.py: sizes
+// 1-33, 100, 345, 456 and 1080 both ways, explicit scales, align_corners,
+// both filters, float32 and float64 coordinates and both tap counts). So a
+// tile's window grows to at most `count` rows where these apply.
+inline void fitted_window(AxisTaps &taps, Expr in, Expr count) {
+    taps.fitted = true;
+    taps.taps = count;
+    taps.lowest = min(taps.lowest, in - count);
+    taps.highest = max(taps.highest, count - 1);
+    auto extent = taps.window_extent;
+    taps.window_extent = [=](int outputs) { return host_form(min(max(extent(outputs), count), in)); };
+}
+
+}  // namespace detail
+
+// The tables fitted inside the image, for the kernels that take them from
+// the host (CUDA, antialiased): each output's window of taps is moved left
+// where it would run past the last input index, its weights shifted along
+// (the taps it gains at its start weigh 0), so that every tap reads a pixel
+// of the image and none needs a clamp. The tap count becomes min(taps, in):
+// no output has more weighted taps than the image has pixels. Sums are
+// unchanged: the same weighted pixels in the same order, zeros before them
+// instead of after. On the GPU a clamped tap was 10 instructions, 6 of them
+// its index and address; fitted, a tap is two loads and a multiply-add
+// (with the planar tiles' unit strides). H200, 2026-11-29,
+// bench/tune/cuda_ab.sh, best of 3, clamped -> fitted: 4x3x345x456 ->
+// 270x270 bilinear+aa 0.95-0.98x, bicubic+aa 0.92-0.94x, 4x3x1080x1920 ->
+// 540x960 bicubic+aa 0.87-0.92x (f32 NCHW 116.5 -> 101.2 us); the gain
+// of two horizontal rows per thread for bilinear came with it
+// (schedules/resize_cuda.cpp).
+inline AxisTaps fit_inside(const AxisTaps &taps, Expr in, Var k) {
+    const Var i = taps.i;
+    const Expr count = min(taps.taps, in);
+    AxisTaps fitted = taps;
+    fitted.start = Func("fitted_" + taps.start.name());
+    fitted.start(i) = min(taps.start(i), in - count);
+    fitted.weight = Func("fitted_" + taps.weight.name());
+    Expr moved = taps.start(i) - fitted.start(i);
+    Expr w = taps.weight(clamp(k - moved, 0, k), i);  // moved >= 0: the clamp only bounds it for Halide
+    fitted.weight(k, i) = select(k >= moved, w, make_zero(w.type()));
+    fitted.tables.push_back(fitted.start);
+    fitted.tables.push_back(fitted.weight);
+    detail::fitted_window(fitted, in, count);
+    return fitted;
+}
+
 // `taps` with its start and weight tables (and the uint8 precision) supplied
 // by the caller instead: the CUDA kernels built with host_tables take them as
 // inputs, computed on the host by the resize_taps pipeline from these same
 // functions. Weights arrive as float32 (the uint8 path's int16 values are
-// exact in it). The window bounds and the tap count stay as computed here.
-inline AxisTaps with_given_tables(AxisTaps taps, Func start, Func weight, Expr shift) {
+// exact in it). With `fitted_count` defined, the tables are fitted inside
+// the image (fit_inside) for that many taps, which the kernel then loops
+// over; otherwise the window bounds and the tap count stay as computed here.
+inline AxisTaps with_given_tables(AxisTaps taps, Func start, Func weight, Expr shift, Expr in,
+                                  Expr fitted_count = Expr()) {
     const bool fixed = taps.shift.defined();
+    if (fitted_count.defined()) detail::fitted_window(taps, in, fitted_count);
     Var k("k");
     taps.start = Func("given_start_" + start.name());
     taps.start(taps.i) = start(taps.i);

@@ -368,7 +368,9 @@ public:
     // 5, then end in a guarded partial round), 540x960 rows within 1%.
     // float32 on x86 was mixed (H100 host, 3 rounds: bilinear+aa NCHW
     // 429-514 -> 517-613 us, bicubic+aa NCHW 641-686 -> 458-669; build
-    // machine within the noise), so it keeps PyTorch's.
+    // machine within the noise), so it keeps PyTorch's. Kernels built with
+    // host_tables loop over the count of the host's tables instead
+    // (resize_taps' span_taps).
     GeneratorParam<int> span_taps{"span_taps", -1};
     // x86, horizontal pass first: the batch's images in parallel, each
     // image's passes nested inside (1), or one image after another (0).
@@ -448,13 +450,17 @@ public:
     // (N*H*W) run a pixel's channels per thread as NHWC pixels do (0 = a
     // plane per block always).
     GeneratorParam<int> gpu_planar_pixels_from{"gpu_planar_pixels_from", 1 << 17};
+    // CUDA: planar images (unit x strides) run plane tiles of their own (1),
+    // whose taps are addressed by constant offsets, or the generic-stride
+    // ones (0). schedules/cuda_loops.h has the measurements.
+    GeneratorParam<int> gpu_planar_planes{"gpu_planar_planes", 1};
     // CUDA with antialias: tap loops unrolled by this factor (-1 = the tuned
     // default: 5 for bilinear, 3 for bicubic).
     GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", -1};
     // CUDA with antialias: consecutive rows of the horizontal pass per
-    // thread, summed together tap by tap (-1 = the tuned default: 2 for
-    // bicubic, 1 for bilinear).
-    GeneratorParam<int> gpu_horizontal_rows{"gpu_horizontal_rows", -1};
+    // thread, summed together tap by tap (schedules/resize_cuda.cpp has the
+    // measurements).
+    GeneratorParam<int> gpu_horizontal_rows{"gpu_horizontal_rows", 2};
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
@@ -512,14 +518,23 @@ public:
 
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(get_target(), filter, pixel);
+        const bool span_bound = span_taps >= 0 ? span_taps != 0
+                                                : span_bound_by_default(get_target().has_gpu_feature(), filter, pixel);
         AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span_bound)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
         AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
         if (host_tables) {
-            taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift);
-            taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift);
+            // With antialias the tables are fitted inside the image
+            // (resize_taps), for as many taps as their weight tables have
+            // rows.
+            auto count = [&](const GivenTables &given) {
+                return antialias ? given.weight->dim(0).extent() : Expr();
+            };
+            taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift, axis_x.in,
+                                       count(given_x));
+            taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift, axis_y.in,
+                                       count(given_y));
         }
         // x86 evaluates horizontal taps per pixel tile: from a table there.
         // Vertical taps are per row: without antialias their clamps are
@@ -760,9 +775,9 @@ public:
                 knobs.interleaved_rows_few =
                     gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
                 knobs.planar_pixels_from = gpu_planar_pixels_from;
+                knobs.planar_planes = gpu_planar_planes != 0;
                 knobs.tap_unroll = gpu_tap_unroll >= 0 ? int(gpu_tap_unroll) : (filter == Filter::cubic ? 3 : 5);
-                knobs.horizontal_rows = gpu_horizontal_rows >= 0 ? int(gpu_horizontal_rows)
-                                                                 : (filter == Filter::cubic ? 2 : 1);
+                knobs.horizontal_rows = gpu_horizontal_rows;
                 schedule_resize_filtered_cuda(funcs, knobs);
             } else {
                 schedule_resize_filtered_x86(funcs, get_target(), x86_knobs());
@@ -813,7 +828,8 @@ public:
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(get_target(), filter, pixel);
+        const bool span_bound = span_taps >= 0 ? span_taps != 0
+                                                : span_bound_by_default(get_target().has_gpu_feature(), filter, pixel);
         AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
@@ -865,6 +881,11 @@ public:
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<Type> pixel{"pixel", UInt(8)};
+    // With antialias: the kernels' tap loops as long as the span bound (1)
+    // or PyTorch's (0); -1 = the tuned default for CUDA (filters.h,
+    // span_bound_by_default; resize_filtered's span_taps has the
+    // measurements). The count travels with the tables (taps, below).
+    GeneratorParam<int> span_taps{"span_taps", -1};
 
     Input<int> in_extent{"in_extent"};
     Input<int> out_extent{"out_extent"};
@@ -875,15 +896,21 @@ public:
     // the filter's support without antialias, at least the tap count with.
     Output<Buffer<float, 2>> weight{"weight"};
     Output<int> shift{"shift"};  // uint8's fixed-point precision; 0 for float32
+    // The taps per output the kernel loops over: the rows of `weight` it
+    // reads. With antialias the tables are fitted inside the image for
+    // them (filters.h, fit_inside): every tap reads a pixel of the image.
+    Output<int> taps{"taps"};
 
     void generate() {
         Var i("i"), k("k");
         AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
-        AxisTaps taps = antialias ? antialias_taps(axis, filter, pixel, i, k)
-                                  : interpolating_taps(axis, filter, pixel, i, k);
-        start(i) = taps.start(i);
-        weight(k, i) = cast<float>(taps.weight(k, i));
-        shift() = taps.shift.defined() ? taps.shift() : Expr(0);
+        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(true, filter, pixel);
+        AxisTaps axis_taps = antialias ? fit_inside(antialias_taps(axis, filter, pixel, i, k, span_bound), axis.in, k)
+                                       : interpolating_taps(axis, filter, pixel, i, k);
+        start(i) = axis_taps.start(i);
+        weight(k, i) = cast<float>(axis_taps.weight(k, i));
+        shift() = axis_taps.shift.defined() ? axis_taps.shift() : Expr(0);
+        taps() = axis_taps.taps;
 
         in_extent.set_estimate(456);
         out_extent.set_estimate(270);
@@ -893,7 +920,7 @@ public:
         weight.set_estimates({{0, 4}, {0, 270}});
 
         if (!using_autoscheduler()) {
-            schedule_resize_taps_x86(taps.tables);
+            schedule_resize_taps_x86(axis_taps.tables);
         }
     }
 };

@@ -85,7 +85,12 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
             pixels_where(layout.planar() && layout.channels == channels && pixels >= knobs.planar_pixels_from);
         }
     }
-    if (few_rows) plane_tiles(f.specialize(small_grid(true)), knobs.rows_per_thread_few);
+    auto planes_where = [&](Expr condition, int rows_per_thread) {
+        if (knobs.planar_planes) plane_tiles(f.specialize(condition && layout.planar()), rows_per_thread);
+        plane_tiles(f.specialize(condition), rows_per_thread);
+    };
+    if (few_rows) planes_where(small_grid(true), knobs.rows_per_thread_few);
+    if (knobs.planar_planes) plane_tiles(f.specialize(layout.planar()), knobs.rows_per_thread);
     plane_tiles(f, knobs.rows_per_thread);
 }
 

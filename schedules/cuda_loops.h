@@ -30,6 +30,15 @@ struct GpuKnobs {
     // pixels (N*H*W) run a pixel's channels in one thread too, with the rows
     // per thread of interleaved pixels (0 = never).
     int planar_pixels_from = 0;
+    // gpu_plane_threads: planar images (unit x strides in input and output)
+    // run plane tiles of their own, where a pixel's neighbours along x lie
+    // at constant offsets (a tap is one load, not an index multiply and a
+    // load). H200, 2026-11-29, bench/tune/cuda_ab.sh, best of 3, with the
+    // antialiased kernels' 2 horizontal rows: 4x3x345x456 -> 270x270
+    // bilinear+aa NCHW f32 12.7 -> 12.2 us, uint8 12.9 -> 12.3 us, bicubic+aa
+    // 0.97-0.99x; NHWC and the 540x960 rows (pixel tiles) even, and the rows
+    // without antialias within the small calls' noise (0.98-1.05x).
+    bool planar_planes = false;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be

@@ -123,8 +123,12 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
     // With antialias, the horizontal pass of a tile's window of input rows,
     // per block. In global memory (cached in L1/L2): a tile's window grows
     // with the downscale factor s (R output rows read about R*s + 8 input
-    // rows), past shared memory's 48 KB for large factors; measured 2-7%
-    // slower than shared memory on the seed shapes (H200, 2026-11-21).
+    // rows), past shared memory's 48 KB for large factors (beyond which
+    // Halide's launch fails). On the seed shapes shared memory was 2-7%
+    // slower (H200, 2026-11-21), and 0.96-0.99x with the fitted tables and
+    // two rows per thread below (H200, 2026-11-29, best of 3: 4x3x345x456 ->
+    // 270x270 bilinear+aa f32 NCHW 12.2 -> 11.7 us, uint8 12.3 -> 12.2),
+    // which would not pay for a second copy of the pass for large windows.
     //
     // Each thread of the pass computes `rows` consecutive rows (yr), summed
     // together tap by tap: each tap's index and weight are loaded once for
@@ -134,9 +138,15 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
     // per call, 1 -> 2 rows (4 rows): bicubic+aa 1x3x345x456 -> 270x270
     // 8.4-9.0 -> 7.3-7.9 us (7.1-7.8), 4x3 of it 20.9-22.5 -> 18.1-19.9 us
     // (18.4-21.2), 4x3x1080x1920 -> 540x960 126-153 -> 103-131 us
-    // (101-130); bilinear+aa 0.98-1.07x at 2 rows (1.11x for 540x960 uint8
-    // NHWC) and 1.03-1.21x at 4, so bilinear keeps one row: with its fewer
-    // taps the saved weight loads count for less.
+    // (101-130); bilinear+aa then 0.98-1.07x at 2 rows (1.11x for 540x960
+    // uint8 NHWC) and 1.03-1.21x at 4. Since the taps read fitted tables
+    // unclamped (generators/filters.h, fit_inside), 2 rows pay for bilinear
+    // too: H200, 2026-11-29, bench/tune/cuda_ab.sh, best of 3, 1 -> 2 rows:
+    // 4x3x345x456 -> 270x270 bilinear+aa f32 NCHW 13.7 -> 12.7 us, uint8
+    // 13.8 -> 12.9, NHWC 0.94-0.95x; 4x3x1080x1920 -> 540x960 f32 NCHW
+    // 103.2 -> 84.8 us, NHWC 94.5 -> 82.5, uint8 NCHW 87.1 -> 67.3, NHWC
+    // 71.9 -> 58.5 (best of 2); 1x3 rows even. 3 rows: bicubic 0.93-0.96x
+    // on those rows but 1.08x at 540x960 f32 NCHW, bilinear even.
     Var yo("yo"), yi("yi"), yr("yr"), yt("yt");
     f.resized_x.store_in(MemoryType::Heap);
     // Its buffer is sized for the tallest block's window of input rows by

@@ -5,9 +5,19 @@
 //    within 1e-5, uint8 sampling off by at most 1 where float rounding decides;
 //  * device pointers from the CUDA runtime API (cudaMalloc) and two kernels
 //    queued on a stream the caller created, in the caller's context;
-//  * without a GPU: CUDA calls fail with a clear Status, nothing aborts.
+//  * without a GPU: CUDA calls fail with a clear Status, nothing aborts;
+//  * the tap tables the antialiased CUDA kernels take from the host
+//    (resize_taps, on any machine): every tap inside the image, and the
+//    tables applied as the kernels apply them equal to the scalar reference.
 // Tests that need a GPU skip (GTEST_SKIP) on machines without one.
 #include "support/harness.h"
+
+#include "HalideRuntime.h"
+#include "hres_resize_taps_bicubic_aa_f32.h"
+#include "hres_resize_taps_bicubic_aa_u8.h"
+#include "hres_resize_taps_bilinear_aa_f32.h"
+#include "hres_resize_taps_bilinear_aa_u8.h"
+#include "reference/resize_reference.h"
 
 #ifdef HRES_TEST_CUDART
 #include <cuda_runtime.h>
@@ -314,6 +324,94 @@ TEST(Cuda, MixedDevicesRejected) {
                                   hres::nchw(out, hres::DType::f32, 1, 1, 1, 1, hres::Device::cuda), {});
     EXPECT_FALSE(s.ok());
     EXPECT_NE(s.message().find("different devices"), std::string::npos) << s.message();
+}
+
+// One axis' tables from resize_taps, applied to `row` as the antialiased
+// CUDA kernels apply them: exactly `taps` taps per output from start(i), no
+// clamping (the kernels promise Halide that every tap lies in the image).
+template<typename T>
+::testing::AssertionResult tables_resample_row(int (*taps_kernel)(int, int, bool, double, halide_buffer_t *,
+                                                                  halide_buffer_t *, halide_buffer_t *,
+                                                                  halide_buffer_t *),
+                                               const std::vector<T> &row, int out, bool align_corners, double scale,
+                                               std::vector<T> *result) {
+    const int in = int(row.size());
+    const int rows = in + 3;  // at least any tap count (at most in)
+    std::vector<int32_t> start(out);
+    std::vector<float> weight(size_t(rows) * out);
+    int32_t shift = 0, taps = 0;
+    halide_dimension_t start_dim(0, out, 1), weight_dims[2] = {{0, rows, 1}, {0, out, rows}};
+    halide_buffer_t start_buf{}, weight_buf{}, shift_buf{}, taps_buf{};
+    start_buf.type = halide_type_t(halide_type_int, 32);
+    start_buf.dimensions = 1;
+    start_buf.dim = &start_dim;
+    start_buf.host = reinterpret_cast<uint8_t *>(start.data());
+    weight_buf.type = halide_type_t(halide_type_float, 32);
+    weight_buf.dimensions = 2;
+    weight_buf.dim = weight_dims;
+    weight_buf.host = reinterpret_cast<uint8_t *>(weight.data());
+    for (auto [buf, value] : {std::pair{&shift_buf, &shift}, std::pair{&taps_buf, &taps}}) {
+        buf->type = halide_type_t(halide_type_int, 32);
+        buf->host = reinterpret_cast<uint8_t *>(value);
+    }
+    if (int e = taps_kernel(in, out, align_corners, scale, &start_buf, &weight_buf, &shift_buf, &taps_buf); e != 0) {
+        return ::testing::AssertionFailure() << "resize_taps failed: " << e;
+    }
+    if (taps < 1 || taps > in) return ::testing::AssertionFailure() << taps << " taps for " << in << " pixels";
+    result->resize(out);
+    for (int i = 0; i < out; i++) {
+        if (start[i] < 0 || start[i] + taps > in) {
+            return ::testing::AssertionFailure() << "output " << i << ": taps " << start[i] << ".."
+                                                 << start[i] + taps - 1 << " outside 0.." << in - 1;
+        }
+        if constexpr (std::is_same_v<T, float>) {
+            float sum = 0.0f;
+            for (int k = 0; k < taps; k++) sum = std::fma(row[start[i] + k], weight[size_t(i) * rows + k], sum);
+            (*result)[i] = sum;
+        } else {
+            int32_t sum = int32_t(1) << (shift - 1);
+            for (int k = 0; k < taps; k++) sum += int32_t(row[start[i] + k]) * int32_t(weight[size_t(i) * rows + k]);
+            (*result)[i] = uint8_t(std::clamp(sum >> shift, 0, 255));
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+template<typename T>
+void tables_match_reference(uint32_t seed, int (*bilinear)(int, int, bool, double, halide_buffer_t *,
+                                                            halide_buffer_t *, halide_buffer_t *, halide_buffer_t *),
+                            int (*bicubic)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *,
+                                           halide_buffer_t *, halide_buffer_t *)) {
+    std::mt19937 rng(seed);
+    const int sizes[] = {1, 2, 3, 4, 5, 7, 9, 16, 31, 100, 270, 345, 456};
+    for (int in : sizes) {
+        for (int out : sizes) {
+            for (int variant = 0; variant < 3; variant++) {
+                const bool align_corners = variant == 1;
+                // An explicit factor near in/out (PyTorch: out = trunc(in * scale)).
+                const double scale = variant == 2 ? double(out) / in * (0.9 + 0.2 * (rng() % 1000) / 1000.0) : 0.0;
+                std::vector<T> row = random_pixels<T>(rng, size_t(in));
+                for (bool cubic : {false, true}) {
+                    SCOPED_TRACE(testing::Message() << in << " -> " << out << (cubic ? " bicubic" : " bilinear")
+                                                    << (align_corners ? " align_corners" : "") << " scale " << scale);
+                    std::vector<T> got;
+                    ASSERT_TRUE(tables_resample_row(cubic ? bicubic : bilinear, row, out, align_corners, scale, &got));
+                    hres_ref::ResizeParams p{cubic ? hres_ref::Mode::bicubic : hres_ref::Mode::bilinear, true,
+                                             align_corners, 0.0, scale};
+                    const std::vector<T> want = hres_ref::resize(row, 1, 1, 1, in, 1, out, p);
+                    EXPECT_TRUE(images_match(got, want, 1, 1, out, std::is_same_v<T, float> ? kFloatTolerance : 0.0));
+                }
+            }
+        }
+    }
+}
+
+TEST(CudaTapTables, FittedInsideTheImageFloat32) {
+    tables_match_reference<float>(20261129, hres_resize_taps_bilinear_aa_f32, hres_resize_taps_bicubic_aa_f32);
+}
+
+TEST(CudaTapTables, FittedInsideTheImageUint8) {
+    tables_match_reference<uint8_t>(20261130, hres_resize_taps_bilinear_aa_u8, hres_resize_taps_bicubic_aa_u8);
 }
 
 }  // namespace

@@ -75,8 +75,9 @@ using FilteredKernel = int (*)(halide_buffer_t *, bool, double, double, halide_b
 // CUDA kernels built with host_tables: per axis (x, then y) start, weight, shift.
 using TabledKernel = int (*)(halide_buffer_t *, bool, double, double, halide_buffer_t *, halide_buffer_t *, int,
                              halide_buffer_t *, halide_buffer_t *, int, halide_buffer_t *);
-// resize_taps: in extent, out extent, align_corners, scale -> start, weight, shift.
-using TapsKernel = int (*)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *, halide_buffer_t *);
+// resize_taps: in extent, out extent, align_corners, scale -> start, weight, shift, taps.
+using TapsKernel = int (*)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *, halide_buffer_t *,
+                           halide_buffer_t *);
 
 // [device][dtype] -> kernel
 constexpr NearestKernel kNearest[2][2] = {
@@ -135,10 +136,9 @@ struct Axis {
 
     // Rows of the weight table to allocate: the filter's support without
     // antialias (the kernel reads exactly that many); with antialias at
-    // least the kernel's tap count, ceil(support) * 2 + 1 with support the
+    // least resize_taps' tap count, ceil(support) * 2 + 1 with support the
     // stretched half-width (SPEC.md 5.1), plus 2 for float32 rounding of
-    // the support. Too few rows would fail the kernel's bounds check, not
-    // read beyond the table.
+    // the support (a count beyond the rows is an error, below).
     int rows(bool bicubic, bool antialias) const {
         if (!antialias) return bicubic ? 4 : 2;
         double s = align_corners ? (out > 1 ? double(in - 1) / double(out - 1) : 0.0)
@@ -170,11 +170,14 @@ struct TableLayout {
     }
 };
 
-// halide_buffer_t views of the tables at `base` (host or device memory).
+// halide_buffer_t views of the tables at `base` (host or device memory). The
+// weight tables' rows: every allocated row for resize_taps to fill, or
+// `taps` (its count, per axis) for the kernel, which loops over that many.
 struct TableViews {
     halide_dimension_t dims[4][2];
     halide_buffer_t start[2], weight[2];
-    TableViews(unsigned char *base, const TableLayout &layout, const Axis (&axes)[2], Device device) {
+    TableViews(unsigned char *base, const TableLayout &layout, const Axis (&axes)[2], Device device,
+               const int32_t *taps = nullptr) {
         for (int a = 0; a < 2; a++) {
             dims[2 * a][0] = halide_dimension_t(0, axes[a].out, 1);
             start[a] = halide_buffer_t();
@@ -182,7 +185,7 @@ struct TableViews {
             start[a].dimensions = 1;
             start[a].dim = dims[2 * a];
             internal::attach(&start[a], base + layout.offset[2 * a], device);
-            dims[2 * a + 1][0] = halide_dimension_t(0, layout.rows[a], 1);
+            dims[2 * a + 1][0] = halide_dimension_t(0, taps ? taps[a] : layout.rows[a], 1);
             dims[2 * a + 1][1] = halide_dimension_t(0, axes[a].out, layout.rows[a]);
             weight[a] = halide_buffer_t();
             weight[a].type = halide_type_t(halide_type_float, 32);
@@ -222,32 +225,43 @@ Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bo
     }
     add(options.scale_w);
     add(options.scale_h);
-    // The shifts travel with the cached bytes, after the tables.
-    const size_t shift_at = layout.bytes;
+    // The shifts and tap counts travel with the cached bytes, after the
+    // tables: shift x, shift y, taps x, taps y.
+    const size_t scalars_at = layout.bytes;
     auto fill = [&](void *host) -> Status {
         auto *base = static_cast<unsigned char *>(host);
         TableViews views(base, layout, axes, Device::cpu);
         for (int a = 0; a < 2; a++) {
             halide_dimension_t none[1];
-            halide_buffer_t shift = halide_buffer_t();
-            shift.type = halide_type_t(halide_type_int, 32);
-            shift.dimensions = 0;
-            shift.dim = none;
-            shift.host = base + shift_at + 4 * a;
+            halide_buffer_t scalars[2];
+            for (int j = 0; j < 2; j++) {
+                scalars[j] = halide_buffer_t();
+                scalars[j].type = halide_type_t(halide_type_int, 32);
+                scalars[j].dimensions = 0;
+                scalars[j].dim = none;
+                scalars[j].host = base + scalars_at + 8 * j + 4 * a;
+            }
             if (Status s = internal::run_kernel("resize", [&] {
                     return taps(axes[a].in, axes[a].out, axes[a].align_corners, axes[a].scale, &views.start[a],
-                                &views.weight[a], &shift);
+                                &views.weight[a], &scalars[0], &scalars[1]);
                 });
                 !s) {
                 return s;
             }
+            int32_t count;
+            std::memcpy(&count, base + scalars_at + 8 + 4 * a, sizeof(count));
+            if (count < 1 || count > layout.rows[a]) {
+                return Status::error("resize: internal error: " + std::to_string(count) + " taps for a table of " +
+                                     std::to_string(layout.rows[a]) + " rows");
+            }
         }
         return {};
     };
-    return internal::with_device_tables(key, shift_at + 8, fill, [&](void *device, const unsigned char *host) {
-        int32_t shifts[2];
-        std::memcpy(shifts, host + shift_at, sizeof(shifts));
-        TableViews views(static_cast<unsigned char *>(device), layout, axes, Device::cuda);
+    return internal::with_device_tables(key, scalars_at + 16, fill, [&](void *device, const unsigned char *host) {
+        int32_t shifts[2], counts[2];
+        std::memcpy(shifts, host + scalars_at, sizeof(shifts));
+        std::memcpy(counts, host + scalars_at + 8, sizeof(counts));
+        TableViews views(static_cast<unsigned char *>(device), layout, axes, Device::cuda, counts);
         return internal::run_kernel("resize", [&] {
             return kernel(input, options.align_corners, options.scale_h, options.scale_w, &views.start[0],
                           &views.weight[0], shifts[0], &views.start[1], &views.weight[1], shifts[1], output);
