@@ -326,15 +326,17 @@ TEST(Cuda, MixedDevicesRejected) {
     EXPECT_NE(s.message().find("different devices"), std::string::npos) << s.message();
 }
 
+// resize_taps: in extent, out extent, align_corners, scale -> start, weight,
+// shift, taps.
+using TapsPipeline = int (*)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *, halide_buffer_t *,
+                             halide_buffer_t *);
+
 // One axis' tables from resize_taps, applied to `row` as the antialiased
 // CUDA kernels apply them: exactly `taps` taps per output from start(i), no
 // clamping (the kernels promise Halide that every tap lies in the image).
 template<typename T>
-::testing::AssertionResult tables_resample_row(int (*taps_kernel)(int, int, bool, double, halide_buffer_t *,
-                                                                  halide_buffer_t *, halide_buffer_t *,
-                                                                  halide_buffer_t *),
-                                               const std::vector<T> &row, int out, bool align_corners, double scale,
-                                               std::vector<T> *result) {
+::testing::AssertionResult tables_resample_row(TapsPipeline taps_kernel, const std::vector<T> &row, int out,
+                                               bool align_corners, double scale, std::vector<T> *result) {
     const int in = int(row.size());
     const int rows = in + 3;  // at least any tap count (at most in)
     std::vector<int32_t> start(out);
@@ -378,10 +380,7 @@ template<typename T>
 }
 
 template<typename T>
-void tables_match_reference(uint32_t seed, int (*bilinear)(int, int, bool, double, halide_buffer_t *,
-                                                            halide_buffer_t *, halide_buffer_t *, halide_buffer_t *),
-                            int (*bicubic)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *,
-                                           halide_buffer_t *, halide_buffer_t *)) {
+void tables_match_reference(uint32_t seed, TapsPipeline bilinear, TapsPipeline bicubic) {
     std::mt19937 rng(seed);
     const int sizes[] = {1, 2, 3, 4, 5, 7, 9, 16, 31, 100, 270, 345, 456};
     for (int in : sizes) {
