@@ -253,11 +253,9 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
 }
 
 // Where the span bound (antialias_taps below) is the tuned default: uint8
-// on x86 and bicubic on CUDA (resize_generator.cpp's span_taps has the
+// on x86, and every filter on CUDA (resize_generator.cpp's span_taps has the
 // measurements).
-inline bool span_bound_by_default(bool cuda, Filter filter, Type pixel) {
-    return cuda ? filter == Filter::cubic : pixel == UInt(8);
-}
+inline bool span_bound_by_default(bool cuda, Type pixel) { return cuda || pixel == UInt(8); }
 
 // Antialiased bilinear / bicubic (SPEC.md 5, Pillow's algorithm): a window
 // stretched by the downscale factor, taps outside the image dropped and the

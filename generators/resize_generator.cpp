@@ -357,7 +357,7 @@ public:
     // With antialias: tap loops as long as the span bound (1) or PyTorch's
     // (0) (filters.h, antialias_taps; equal results). -1 = the tuned
     // default (filters.h, span_bound_by_default): the span bound for uint8
-    // on x86 and bicubic on CUDA. 2026-11-28,
+    // on x86 and every filter on CUDA. 2026-11-28,
     // bilinear at 1x3x345x456 -> 270x270 has 4 and 3 taps instead of 5,
     // bicubic 7 and 6 instead of 9 and 7. Build machine (AVX2 entry),
     // single-kernel harness, PyTorch's -> span, us: uint8 bilinear+aa NCHW
@@ -366,6 +366,11 @@ public:
     // -> 151-158. H100 (cuda_ab.sh, best of 3): bicubic+aa 0.88-0.95x on
     // every 345x456 row, but bilinear+aa 1.05-1.20x (its loops, unrolled by
     // 5, then end in a guarded partial round), 540x960 rows within 1%.
+    // Since the CUDA taps read fitted tables unclamped (filters.h,
+    // fit_inside), bilinear gains too: H200, 2026-11-29, best of 3,
+    // 4x3x345x456 -> 270x270 bilinear+aa f32 NCHW 12.1 -> 11.3 us, uint8 and
+    // NHWC 0.97-0.98x, 1x3 rows 0.95-0.98x; 540x960 (5 taps either way)
+    // 1.00x. With the tables unrolled by 4 instead, 540x960 lost 1.06-1.12x.
     // float32 on x86 was mixed (H100 host, 3 rounds: bilinear+aa NCHW
     // 429-514 -> 517-613 us, bicubic+aa NCHW 641-686 -> 458-669; build
     // machine within the noise), so it keeps PyTorch's. Kernels built with
@@ -519,7 +524,7 @@ public:
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
         const bool span_bound = span_taps >= 0 ? span_taps != 0
-                                                : span_bound_by_default(get_target().has_gpu_feature(), filter, pixel);
+                                                : span_bound_by_default(get_target().has_gpu_feature(), pixel);
         AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span_bound)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
         AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
@@ -829,7 +834,7 @@ public:
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
         const bool span_bound = span_taps >= 0 ? span_taps != 0
-                                                : span_bound_by_default(get_target().has_gpu_feature(), filter, pixel);
+                                                : span_bound_by_default(get_target().has_gpu_feature(), pixel);
         AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
@@ -904,7 +909,7 @@ public:
     void generate() {
         Var i("i"), k("k");
         AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(true, filter, pixel);
+        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(true, pixel);
         AxisTaps axis_taps = antialias ? fit_inside(antialias_taps(axis, filter, pixel, i, k, span_bound), axis.in, k)
                                        : interpolating_taps(axis, filter, pixel, i, k);
         start(i) = axis_taps.start(i);
