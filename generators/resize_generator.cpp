@@ -370,7 +370,7 @@ public:
     // fit_inside), bilinear gains too: H200, 2026-11-29, best of 3,
     // 4x3x345x456 -> 270x270 bilinear+aa f32 NCHW 12.1 -> 11.3 us, uint8 and
     // NHWC 0.97-0.98x, 1x3 rows 0.95-0.98x; 540x960 (5 taps either way)
-    // 1.00x. With the tables unrolled by 4 instead, 540x960 lost 1.06-1.12x.
+    // 1.00x. With the tap loops unrolled by 4 instead, 540x960 lost 1.06-1.12x.
     // float32 on x86 was mixed (H100 host, 3 rounds: bilinear+aa NCHW
     // 429-514 -> 517-613 us, bicubic+aa NCHW 641-686 -> 458-669; build
     // machine within the noise), so it keeps PyTorch's. Kernels built with
