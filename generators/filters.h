@@ -252,20 +252,22 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     return taps;
 }
 
-// Where the span bound (antialias_taps below) is the tuned default: uint8
-// on x86, and every filter on CUDA (resize_generator.cpp's span_taps has the
-// measurements).
-inline bool span_bound_by_default(bool cuda, Type pixel) { return cuda || pixel == UInt(8); }
+// Whether antialias_taps (below) takes the span bound, from a generator's
+// span_taps knob: 1 yes, 0 no, -1 the tuned default, uint8 on x86 and every
+// filter on CUDA (resize_generator.cpp's span_taps has the measurements).
+inline bool span_bound(int span_taps, bool cuda, Type pixel) {
+    return span_taps >= 0 ? span_taps != 0 : cuda || pixel == UInt(8);
+}
 
 // Antialiased bilinear / bicubic (SPEC.md 5, Pillow's algorithm): a window
 // stretched by the downscale factor, taps outside the image dropped and the
 // rest renormalised. An unchanged axis is skipped (identity), as PyTorch does.
 // The passes loop over taps.taps taps per output (PyTorch over each output's
-// own count): PyTorch's bound on the count, or with `span_bound` the tighter
+// own count): PyTorch's bound on the count, or with `span` the tighter
 // one below. Results are equal (taps past an output's count weigh 0); which
 // runs faster depends on the schedule (the generators' span_taps).
 inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, Var i, Var k,
-                               bool span_bound = false) {
+                               bool span = false) {
     const bool fixed = pixel == UInt(8);
     const Type t = fixed ? Float(64) : Float(32);
     const double half_support = filter_support(filter) * 0.5;
@@ -315,7 +317,7 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Expr rounding =
         (d_scale * (cast<double>(axis.out) + Expr(0.5)) + d_support + Expr(1.0)) * Expr(std::ldexp(1.0, -22));
     Expr spanned = cast<int>(ceil(Expr(2.0) * d_support + rounding));
-    taps.taps = select(unchanged, 1, span_bound ? min(max_taps, spanned) : max_taps);
+    taps.taps = select(unchanged, 1, span ? min(max_taps, spanned) : max_taps);
     taps.start(i) = select(unchanged, i, lo);
     Expr w = select(unchanged, select(k == 0, make_one(t), make_zero(t)), normalised);
     if (!fixed) {

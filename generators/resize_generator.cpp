@@ -356,7 +356,7 @@ public:
     GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
     // With antialias: tap loops as long as the span bound (1) or PyTorch's
     // (0) (filters.h, antialias_taps; equal results). -1 = the tuned
-    // default (filters.h, span_bound_by_default): the span bound for uint8
+    // default (filters.h, span_bound): the span bound for uint8
     // on x86 and every filter on CUDA. 2026-11-28,
     // bilinear at 1x3x345x456 -> 270x270 has 4 and 3 taps instead of 5,
     // bicubic 7 and 6 instead of 9 and 7. Build machine (AVX2 entry),
@@ -466,6 +466,12 @@ public:
     // thread, summed together tap by tap (schedules/resize_cuda.cpp has the
     // measurements).
     GeneratorParam<int> gpu_horizontal_rows{"gpu_horizontal_rows", 2};
+    // CUDA with antialias: on grids of many small planes (cuda_loops.h,
+    // many_small_planes), plane tiles of gpu_narrow_tile_height threads
+    // along y and gpu_narrow_rows rows per thread (0 = as other plane
+    // tiles). schedules/resize_cuda.cpp has the measurements.
+    GeneratorParam<int> gpu_narrow_rows{"gpu_narrow_rows", 4};
+    GeneratorParam<int> gpu_narrow_tile_height{"gpu_narrow_tile_height", 8};
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
@@ -523,11 +529,10 @@ public:
 
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0
-                                                : span_bound_by_default(get_target().has_gpu_feature(), pixel);
-        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span_bound)
+        const bool span = span_bound(span_taps, get_target().has_gpu_feature(), pixel);
+        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
-        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
+        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
         if (host_tables) {
             // With antialias the tables are fitted inside the image
@@ -576,6 +581,26 @@ public:
             return knobs;
         };
 
+        // The CUDA schedule's knobs (the GeneratorParams above, resolved).
+        FilteredGpuKnobs gpu{{gpu_tile_width, gpu_tile_height > 0 ? int(gpu_tile_height) : (antialias ? 16 : 8),
+                              gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4}};
+        gpu.rows_per_thread_few = gpu_rows_per_thread_few >= 0 ? int(gpu_rows_per_thread_few)
+                                                               : (antialias ? 2 : gpu.rows_per_thread);
+        gpu.few_outputs = gpu_few_outputs;
+        gpu.interleaved_pixels = gpu_interleaved_pixels != 0;
+        gpu.interleaved_rows = gpu_interleaved_rows;
+        gpu.interleaved_rows_few = gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
+        gpu.planar_pixels_from = gpu_planar_pixels_from;
+        gpu.planar_planes = gpu_planar_planes != 0;
+        gpu.tap_unroll = gpu_tap_unroll >= 0 ? int(gpu_tap_unroll) : (filter == Filter::cubic ? 3 : 5);
+        gpu.horizontal_rows = gpu_horizontal_rows;
+        if (get_target().has_gpu_feature() && antialias && gpu_narrow_rows > 0) {
+            gpu.narrow_rows = gpu_narrow_rows;
+            gpu.narrow_tile_height = gpu_narrow_tile_height;
+            gpu.narrow_grid = many_small_planes(output.dim(0).extent(), output.dim(1).extent(),
+                                                output.dim(2).extent(), output.dim(3).extent(), gpu.few_outputs);
+        }
+
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
         // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
         const bool paired = fixed && !get_target().has_gpu_feature();
@@ -618,6 +643,19 @@ public:
         };
         auto input_column = [&](Expr tap) { return input(tap, y, c, n); };
         auto resized_row = [&](Expr tap) { return resized_x(x, tap, c, n); };
+        // The vertical sums the output reads: sum_y's, and on the CUDA
+        // narrow blocks' grids (cuda_loops.h, GpuKnobs::narrow_grid) the same
+        // two passes built once more, for those blocks' threads.
+        Func sum_x_narrow("sum_x_narrow"), resized_x_narrow("resized_x_narrow"), sum_y_narrow("sum_y_narrow");
+        auto vertical_sum = [&](Expr init_x, Expr init_y, const Product &product,
+                                const std::function<Expr(Expr)> &resized_value) {
+            if (!gpu.narrow_grid.defined()) return Expr(sum_y(x, y, c, n));
+            define_sum(sum_x_narrow, taps_x, rx, input_column, init_x, product, nullptr);
+            resized_x_narrow(x, y, c, n) = resized_value(sum_x_narrow(x, y, c, n));
+            auto narrow_row = [&](Expr tap) { return resized_x_narrow(x, tap, c, n); };
+            define_sum(sum_y_narrow, taps_y, ry, narrow_row, init_y, product, nullptr);
+            return select(gpu.narrow_grid, sum_y_narrow(x, y, c, n), sum_y(x, y, c, n));
+        };
         if (fixed) {
             // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
             // p shifts as unsigned: Halide shifts by a signed amount either
@@ -667,10 +705,14 @@ public:
             } else {
                 define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product, nullptr);
             }
-            resized_x(x, y, c, n) = cast<uint8_t>(clamp(sum_x(x, y, c, n) >> cast<uint32_t>(taps_x.shift()), 0, 255));
-            define_sum(sum_y, taps_y, r_y, resized_row, cast<int32_t>(1) << (taps_y.shift() - 1), widened_product,
-                       pairs_y ? &tap_pairs_y : nullptr);
-            output(x, y, c, n) = cast<uint8_t>(clamp(sum_y(x, y, c, n) >> cast<uint32_t>(taps_y.shift()), 0, 255));
+            auto resized_value = [&](Expr sum) {
+                return cast<uint8_t>(clamp(sum >> cast<uint32_t>(taps_x.shift()), 0, 255));
+            };
+            resized_x(x, y, c, n) = resized_value(sum_x(x, y, c, n));
+            Expr init_y = cast<int32_t>(1) << (taps_y.shift() - 1);
+            define_sum(sum_y, taps_y, r_y, resized_row, init_y, widened_product, pairs_y ? &tap_pairs_y : nullptr);
+            Expr sum = vertical_sum(init_x, init_y, widened_product, resized_value);
+            output(x, y, c, n) = cast<uint8_t>(clamp(sum >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
             const Product product = float_product;
@@ -678,7 +720,7 @@ public:
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
             if (get_target().has_gpu_feature() || (first_below <= 0 && flat_channels == 0)) {
-                output(x, y, c, n) = sum_y(x, y, c, n);
+                output(x, y, c, n) = vertical_sum(0.0f, 0.0f, product, [](Expr sum) { return sum; });
             } else {
                 // Both orders are within SPEC.md's float32 tolerance of
                 // PyTorch's (which sums the 2-D taps directly without
@@ -763,27 +805,14 @@ public:
             if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y, source_rows};
             funcs.vertical_pairs = tap_pairs_y;
             funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
+            if (gpu.narrow_grid.defined()) funcs.narrow = {resized_x_narrow, sum_x_narrow, sum_y_narrow};
             if (flat_channels > 0) funcs.vertical_first.flat_rows = resized_y_rows;
             if (pixel_vectors_on) funcs.vertical_first.pixel_vectors = {pixel_sum, q, kPixelLanes};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }
             if (get_target().has_gpu_feature()) {
-                const int tile_height = gpu_tile_height > 0 ? int(gpu_tile_height) : (antialias ? 16 : 8);
-                FilteredGpuKnobs knobs{
-                    {gpu_tile_width, tile_height, gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4}};
-                knobs.rows_per_thread_few = gpu_rows_per_thread_few >= 0 ? int(gpu_rows_per_thread_few)
-                                                                          : (antialias ? 2 : knobs.rows_per_thread);
-                knobs.few_outputs = gpu_few_outputs;
-                knobs.interleaved_pixels = gpu_interleaved_pixels != 0;
-                knobs.interleaved_rows = gpu_interleaved_rows;
-                knobs.interleaved_rows_few =
-                    gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
-                knobs.planar_pixels_from = gpu_planar_pixels_from;
-                knobs.planar_planes = gpu_planar_planes != 0;
-                knobs.tap_unroll = gpu_tap_unroll >= 0 ? int(gpu_tap_unroll) : (filter == Filter::cubic ? 3 : 5);
-                knobs.horizontal_rows = gpu_horizontal_rows;
-                schedule_resize_filtered_cuda(funcs, knobs);
+                schedule_resize_filtered_cuda(funcs, gpu);
             } else {
                 schedule_resize_filtered_x86(funcs, get_target(), x86_knobs());
             }
@@ -814,7 +843,7 @@ public:
     // has the measurements.
     GeneratorParam<int> sum_vectors{"sum_vectors", -1};
     // With antialias: tap loops as long as the span bound (1) or PyTorch's
-    // (0); -1 = the tuned default (filters.h, span_bound_by_default;
+    // (0); -1 = the tuned default (filters.h, span_bound;
     // resize_filtered's span_taps has the measurements).
     GeneratorParam<int> span_taps{"span_taps", -1};
 
@@ -833,9 +862,8 @@ public:
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0
-                                                : span_bound_by_default(get_target().has_gpu_feature(), pixel);
-        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span_bound)
+        const bool span = span_bound(span_taps, get_target().has_gpu_feature(), pixel);
+        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
 
@@ -888,7 +916,7 @@ public:
     GeneratorParam<Type> pixel{"pixel", UInt(8)};
     // With antialias: the kernels' tap loops as long as the span bound (1)
     // or PyTorch's (0); -1 = the tuned default for CUDA (filters.h,
-    // span_bound_by_default; resize_filtered's span_taps has the
+    // span_bound; resize_filtered's span_taps has the
     // measurements). The count travels with the tables (taps, below).
     GeneratorParam<int> span_taps{"span_taps", -1};
 
@@ -909,8 +937,8 @@ public:
     void generate() {
         Var i("i"), k("k");
         AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
-        const bool span_bound = span_taps >= 0 ? span_taps != 0 : span_bound_by_default(true, pixel);
-        AxisTaps axis_taps = antialias ? fit_inside(antialias_taps(axis, filter, pixel, i, k, span_bound), axis.in, k)
+        const bool span = span_bound(span_taps, true, pixel);
+        AxisTaps axis_taps = antialias ? fit_inside(antialias_taps(axis, filter, pixel, i, k, span), axis.in, k)
                                        : interpolating_taps(axis, filter, pixel, i, k);
         start(i) = axis_taps.start(i);
         weight(k, i) = cast<float>(axis_taps.weight(k, i));

@@ -30,30 +30,55 @@ void gpu_pixel_threads(Func f, const Var &x, const Var &y, const Var &c, const V
     pixels(f, false);
 }
 
+Expr many_small_planes(Expr width, Expr height, Expr channels, Expr batch, int few_outputs) {
+    // pixels < few <= pixels * channels, that is pixels * channels in [few,
+    // few * channels), as one unsigned range check in which no term repeats:
+    // Halide resolves a select on this condition (GpuKnobs::narrow_grid) in
+    // a specialisation only if the Expr is the specialisation's own, and a
+    // repeated term would be lifted into a `let` by the Func's definition
+    // (the kernels then carried both passes, the wrong one skipped by
+    // flags). Simplified first, as Halide simplifies the specialisation's.
+    const Expr elements = cast<int64_t>(width) * height * batch * channels;
+    const Expr span = (cast<int64_t>(channels) - 1) * few_outputs;
+    return Internal::simplify(cast<uint64_t>(elements - few_outputs) < cast<uint64_t>(span));
+}
+
 void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const Var &n,
                        const LayoutConditions &layout, const GpuKnobs &knobs, const GpuLoops &loops) {
     Var rows("rows");
-    auto split_rows = [&](Stage s, int rows_per_thread) {
+    auto split_rows = [&](Stage s, int tile_height, int rows_per_thread) {
         const int r = std::max(rows_per_thread, 1);
         s.split(x, loops.xo, loops.xi, knobs.tile_width, TailStrategy::GuardWithIf)
-            .split(y, loops.yo, rows, knobs.tile_height * r, TailStrategy::GuardWithIf)
+            .split(y, loops.yo, rows, tile_height * r, TailStrategy::GuardWithIf)
             .split(rows, loops.yi, loops.row, r)
             .unroll(loops.row);
     };
-    auto plane_tiles = [&](Stage s, int rows_per_thread) {
+    auto plane_tiles = [&](Stage s, int tile_height, int rows_per_thread) {
         Var plane("plane");
-        split_rows(s, rows_per_thread);
+        split_rows(s, tile_height, rows_per_thread);
         s.fuse(c, n, plane)
             .reorder(loops.row, loops.xi, loops.yi, loops.xo, loops.yo, plane)
             .gpu_blocks(loops.xo, loops.yo, plane)
             .gpu_threads(loops.xi, loops.yi);
     };
+    // Plane tiles, planar images (unit x strides) with tiles of their own.
+    auto planes = [&](Stage s, int tile_height, int rows_per_thread) {
+        if (knobs.planar_planes) plane_tiles(s.specialize(layout.planar()), tile_height, rows_per_thread);
+        plane_tiles(s, tile_height, rows_per_thread);
+    };
+    // Narrow blocks first: a pipeline that builds their producers apart
+    // selects them by this very condition, which Halide resolves in the
+    // specialisations that follow it.
+    if (knobs.narrow_grid.defined()) {
+        planes(f.specialize(knobs.narrow_grid), knobs.narrow_tile_height, knobs.narrow_rows);
+    }
+
     // A pixel's channels in one thread: with a plane per block, each thread
     // recomputes its pixel's taps per channel, and for interleaved pixels the
     // blocks of a tile's channels run far apart (the plane is the outermost
     // block dimension), so each input sector is fetched once per channel.
     auto pixel_tiles = [&](Stage s, int rows_per_thread) {
-        split_rows(s, rows_per_thread);
+        split_rows(s, knobs.tile_height, rows_per_thread);
         s.reorder(loops.row, c, loops.xi, loops.yi, loops.xo, loops.yo, n)
             .gpu_blocks(loops.xo, loops.yo, n)
             .gpu_threads(loops.xi, loops.yi)
@@ -85,13 +110,8 @@ void gpu_plane_threads(Func f, const Var &x, const Var &y, const Var &c, const V
             pixels_where(layout.planar() && layout.channels == channels && pixels >= knobs.planar_pixels_from);
         }
     }
-    auto planes_where = [&](Expr condition, int rows_per_thread) {
-        if (knobs.planar_planes) plane_tiles(f.specialize(condition && layout.planar()), rows_per_thread);
-        plane_tiles(f.specialize(condition), rows_per_thread);
-    };
-    if (few_rows) planes_where(small_grid(true), knobs.rows_per_thread_few);
-    if (knobs.planar_planes) plane_tiles(f.specialize(layout.planar()), knobs.rows_per_thread);
-    plane_tiles(f, knobs.rows_per_thread);
+    if (few_rows) planes(f.specialize(small_grid(true)), knobs.tile_height, knobs.rows_per_thread_few);
+    planes(f, knobs.tile_height, knobs.rows_per_thread);
 }
 
 }  // namespace hres

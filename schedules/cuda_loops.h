@@ -39,6 +39,16 @@ struct GpuKnobs {
     // 0.97-0.99x; NHWC and the 540x960 rows (pixel tiles) even, and the rows
     // without antialias within the small calls' noise (0.98-1.05x).
     bool planar_planes = false;
+    // gpu_plane_threads: plane tiles of narrow_tile_height threads along y
+    // and narrow_rows rows per thread where narrow_grid holds (undefined:
+    // never), ahead of every other branch. A pipeline whose blocks compute a
+    // producer with their own threads defines it once more for the narrow
+    // blocks and selects between the two by this very Expr: Halide resolves
+    // the select in each specialisation (a Func's threads cannot differ by
+    // branch).
+    Halide::Expr narrow_grid;
+    int narrow_rows = 0;
+    int narrow_tile_height = 0;
 };
 
 // Loop names shared by every specialisation of an output, so producers can be
@@ -47,6 +57,11 @@ struct GpuLoops {
     Halide::Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     Halide::Var row{"row"};  // gpu_plane_threads: a thread's rows, innermost
 };
+
+// Grids of many small planes: fewer than `few_outputs` output pixels
+// (width * height * batch) but at least as many elements (times channels).
+Halide::Expr many_small_planes(Halide::Expr width, Halide::Expr height, Halide::Expr channels, Halide::Expr batch,
+                               int few_outputs);
 
 // Blocks of pixels with every channel of a pixel in its thread (unrolled for 3
 // and 4 channels) and the batch as the third block dimension: per-pixel work

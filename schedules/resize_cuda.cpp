@@ -100,8 +100,8 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
         }
     }
 
-    f.sum_y.compute_at(f.output, loops.row);
     if (f.constant_taps) {
+        f.sum_y.compute_at(f.output, loops.row);
         // Without antialias the horizontal sum is a pure Func
         // (generators/resize_generator.cpp), inlined, so each thread sums its
         // outputs' 2x2 (4x4) taps directly from L1/L2, as PyTorch's kernel
@@ -147,64 +147,88 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
     // 103.2 -> 84.8 us, NHWC 94.5 -> 82.5, uint8 NCHW 87.1 -> 67.3, NHWC
     // 71.9 -> 58.5 (best of 2); 1x3 rows even. 3 rows: bicubic 0.93-0.96x
     // on those rows but 1.08x at 540x960 f32 NCHW, bilinear even.
-    Var yo("yo"), yi("yi"), yr("yr"), yt("yt");
-    f.resized_x.store_in(MemoryType::Heap);
-    // Its buffer is sized for the tallest block's window of input rows by
-    // one expression (generators/filters.h). Left to bounds inference, the
-    // size was the largest of every block's window, evaluated on the host
-    // in a loop over the grid before each launch: with the wrapper's
-    // cheaper cache key (runtime/src/resize.cpp), 2.3-3.0 -> 1.4 us of host
-    // time per call (bench/cuda_launch.cpp on bench/tune/stub_libcuda.c,
-    // build machine). H100, 2026-11-25, bench_hres --device cuda, old and new
-    // alternating, 2 rounds: 1x3x345x456 -> 270x270 antialiased rows
-    // 9.5-10.9 -> 7.3-9.4 us per call (f32 nchw bilinear+aa 9.5 / 10.3 ->
-    // 9.2 / 7.3, bicubic+aa 10.0 / 10.2 -> 8.6 / 8.3); the 4x3 and
-    // 4x3x1080x1920 rows, bound by the GPU, within 0.5 us.
+    const int rows = std::max(knobs.horizontal_rows, 1);
+    auto block_passes = [&](Func resized_x, Func sum_x, Func sum_y, int tile_height, int block_rows) {
+        Var yo("yo"), yi("yi"), yr("yr"), yt("yt");
+        sum_y.compute_at(f.output, loops.row);
+        resized_x.store_in(MemoryType::Heap);
+        // Its buffer is sized for the tallest block's window of input rows
+        // by one expression (generators/filters.h). Left to bounds
+        // inference, the size was the largest of every block's window,
+        // evaluated on the host in a loop over the grid before each launch:
+        // with the wrapper's cheaper cache key (runtime/src/resize.cpp),
+        // 2.3-3.0 -> 1.4 us of host time per call (bench/cuda_launch.cpp on
+        // bench/tune/stub_libcuda.c, build machine). H100, 2026-11-25,
+        // bench_hres --device cuda, old and new alternating, 2 rounds:
+        // 1x3x345x456 -> 270x270 antialiased rows 9.5-10.9 -> 7.3-9.4 us per
+        // call (f32 nchw bilinear+aa 9.5 / 10.3 -> 9.2 / 7.3, bicubic+aa
+        // 10.0 / 10.2 -> 8.6 / 8.3); the 4x3 and 4x3x1080x1920 rows, bound
+        // by the GPU, within 0.5 us.
+        resized_x.bound_storage(f.x, knobs.tile_width).bound_storage(f.y, f.input_rows_read(block_rows));
+        if (rows == 1) {
+            // (The branch below at one row is other code, not measured:
+            // Halide cannot size one row's sums as a constant after the
+            // split by 1.)
+            resized_x.compute_at(block)
+                .split(f.y, yo, yi, tile_height, TailStrategy::GuardWithIf)
+                .reorder(f.x, yi, yo)
+                .gpu_threads(f.x, yi);
+            sum_x.compute_at(resized_x, f.x);
+        } else {
+            resized_x.compute_at(block)
+                .split(f.y, yo, yt, tile_height * rows, TailStrategy::GuardWithIf)
+                .split(yt, yi, yr, rows)
+                .reorder(yr, f.x, yi, yo)
+                .gpu_threads(f.x, yi)
+                .unroll(yr);
+            sum_x.compute_at(resized_x, f.x).store_in(MemoryType::Register).unroll(f.y);
+            // Rows innermost, inside the taps (the tap split below keeps
+            // them there).
+            sum_x.update().reorder(f.y, f.rx).unroll(f.y);
+        }
+        // Both passes' tap loops unrolled (a guarded tail): a thread's loads
+        // of several taps are in flight together instead of one per iteration.
+        // H200, 2026-11-21, side by side, per call, not unrolled -> 4:
+        // 1x3x345x456 -> 270x270 bilinear+aa 7.5-7.7 -> 7.0-7.3 us, bicubic+aa
+        // 8.8-9.4 -> 8.3-9.0 us; 4x3 of it bilinear+aa 17.9-18.6 -> 15.9-17.1
+        // us, bicubic+aa 22.6-23.8 -> 20.6-22.7 us; 4x3x1080x1920 -> 540x960
+        // bilinear+aa 101-133 -> 83-127 us, bicubic+aa 145-173 -> 128-154 us.
+        // Unrolled by 2 or 8: between, or slower on the bilinear rows. The best
+        // factor covers a pixel's taps in few whole rounds: a bilinear+aa
+        // downscale by up to 2 has at most 5 taps, bicubic+aa 7 or 9 at the seed
+        // scales. H100, 2026-11-24, bench/tune/cuda_ab.sh, best of 4 rounds, 4
+        // -> 5 / 3: bilinear+aa 4x3x345x456 -> 270x270 f32 nchw 16.4 -> 13.8 /
+        // 18.5 us (u8 16.0 -> 14.0 / 18.0), 4x3x1080x1920 -> 540x960 f32 nchw
+        // 126.9 -> 112.2 / 155.6 us; bicubic+aa 4x3x345x456 f32 nchw 18.5 ->
+        // 18.2 / 18.2 us, 540x960 129.3 -> 136.3 / 124.6 us (every bicubic+aa
+        // row 0.95-0.98x at 3). Hence 5 for bilinear, 3 for bicubic.
+        if (knobs.tap_unroll > 1) {
+            for (auto [sum, r] : {std::pair{sum_x, f.rx}, std::pair{sum_y, f.ry}}) {
+                RVar ro("ro"), ri("ri");
+                sum.update().split(r, ro, ri, knobs.tap_unroll, TailStrategy::GuardWithIf).unroll(ri);
+            }
+        }
+    };
     const int block_rows = knobs.tile_height * std::max({1, knobs.rows_per_thread, knobs.rows_per_thread_few,
                                                          knobs.interleaved_rows, knobs.interleaved_rows_few});
-    f.resized_x.bound_storage(f.x, knobs.tile_width).bound_storage(f.y, f.input_rows_read(block_rows));
-    const int rows = std::max(knobs.horizontal_rows, 1);
-    if (rows == 1) {
-        // (The branch below at one row is other code, not measured: Halide
-        // cannot size one row's sums as a constant after the split by 1.)
-        f.resized_x.compute_at(block)
-            .split(f.y, yo, yi, knobs.tile_height, TailStrategy::GuardWithIf)
-            .reorder(f.x, yi, yo)
-            .gpu_threads(f.x, yi);
-        f.sum_x.compute_at(f.resized_x, f.x);
-    } else {
-        f.resized_x.compute_at(block)
-            .split(f.y, yo, yt, knobs.tile_height * rows, TailStrategy::GuardWithIf)
-            .split(yt, yi, yr, rows)
-            .reorder(yr, f.x, yi, yo)
-            .gpu_threads(f.x, yi)
-            .unroll(yr);
-        f.sum_x.compute_at(f.resized_x, f.x).store_in(MemoryType::Register).unroll(f.y);
-        // Rows innermost, inside the taps (the tap split below keeps them
-        // there).
-        f.sum_x.update().reorder(f.y, f.rx).unroll(f.y);
-    }
-    // Both passes' tap loops unrolled (a guarded tail): a thread's loads
-    // of several taps are in flight together instead of one per iteration.
-    // H200, 2026-11-21, side by side, per call, not unrolled -> 4:
-    // 1x3x345x456 -> 270x270 bilinear+aa 7.5-7.7 -> 7.0-7.3 us, bicubic+aa
-    // 8.8-9.4 -> 8.3-9.0 us; 4x3 of it bilinear+aa 17.9-18.6 -> 15.9-17.1
-    // us, bicubic+aa 22.6-23.8 -> 20.6-22.7 us; 4x3x1080x1920 -> 540x960
-    // bilinear+aa 101-133 -> 83-127 us, bicubic+aa 145-173 -> 128-154 us.
-    // Unrolled by 2 or 8: between, or slower on the bilinear rows. The best
-    // factor covers a pixel's taps in few whole rounds: a bilinear+aa
-    // downscale by up to 2 has at most 5 taps, bicubic+aa 7 or 9 at the seed
-    // scales. H100, 2026-11-24, bench/tune/cuda_ab.sh, best of 4 rounds, 4
-    // -> 5 / 3: bilinear+aa 4x3x345x456 -> 270x270 f32 nchw 16.4 -> 13.8 /
-    // 18.5 us (u8 16.0 -> 14.0 / 18.0), 4x3x1080x1920 -> 540x960 f32 nchw
-    // 126.9 -> 112.2 / 155.6 us; bicubic+aa 4x3x345x456 f32 nchw 18.5 ->
-    // 18.2 / 18.2 us, 540x960 129.3 -> 136.3 / 124.6 us (every bicubic+aa
-    // row 0.95-0.98x at 3). Hence 5 for bilinear, 3 for bicubic.
-    if (knobs.tap_unroll > 1) {
-        for (auto [sum, r] : {std::pair{f.sum_x, f.rx}, std::pair{f.sum_y, f.ry}}) {
-            RVar ro("ro"), ri("ri");
-            sum.update().split(r, ro, ri, knobs.tap_unroll, TailStrategy::GuardWithIf).unroll(ri);
-        }
+    block_passes(f.resized_x, f.sum_x, f.sum_y, knobs.tile_height, block_rows);
+    // Grids of many small planes (cuda_loops.h, many_small_planes: the seed's
+    // 4x3x345x456 -> 270x270) run narrow blocks, 32 x 8 threads of 4 rows
+    // each, with the passes built once more for them: at 48 registers up to
+    // 5 of their blocks fit on a multiprocessor (1280 threads), where 32 x 16
+    // threads of 4 rows fit 2 (1024 threads; ncu: 540 blocks in 2.05
+    // waves). H200, 2026-11-29, bench/tune/cuda_ab.sh, best
+    // of 4 (the unchanged build timed first and last: 0.99-1.02x on these
+    // rows), 32 x 16 x 4 -> narrow: 4x3x345x456 -> 270x270 bilinear+aa f32
+    // NCHW 11.3 -> 10.6 us (10.6 in a second run of 3 rounds), uint8 12.0 ->
+    // 11.2, NHWC 0.93-0.94x, bicubic+aa 0.96-0.98x (f32 NHWC 0.99-1.00x).
+    // Other narrow tiles, per call on the bilinear+aa rows: 3 rows 1.04-1.07x,
+    // 5 rows 1.02-1.06x, 6 rows (the 0.98-wave grid) 1.05-1.11x, 8 rows
+    // 0.98-1.02x, 32 x 16 threads of 2 rows 1.15-1.25x and of 3 rows
+    // 1.11-1.15x. The 4x3x1080x1920 -> 540x960 rows (pixel tiles) within 1%.
+    if (f.narrow.resized_x.defined()) {
+        block_passes(f.narrow.resized_x, f.narrow.sum_x, f.narrow.sum_y, knobs.narrow_tile_height,
+                     knobs.narrow_tile_height * knobs.narrow_rows);
     }
 }
 

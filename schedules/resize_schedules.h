@@ -161,6 +161,14 @@ struct FilteredResizeFuncs {
     // CUDA: the most input rows that any `rows` consecutive output rows read
     // (a bound of the vertical taps' window, generators/filters.h).
     std::function<Halide::Expr(int rows)> input_rows_read;
+    // CUDA with antialias: the same passes once more, for the narrow blocks
+    // (cuda_loops.h, GpuKnobs::narrow_grid, under which the output reads
+    // them; undefined: not built). A block computes its horizontal pass
+    // with its own threads, and a Func's threads cannot differ by branch.
+    struct NarrowBlocks {
+        Halide::Func resized_x, sum_x, sum_y;
+    };
+    NarrowBlocks narrow;
 };
 
 // The vertical pass alone (uint8 resizes that keep the width; x86, planar).

@@ -148,21 +148,46 @@ TEST(Cuda, EveryKernelMatchesCpuFloat32) {
     compare_all_kernels<float>(12);
 }
 
-// The seed antialias case at full size, uint8: PyTorch has no CUDA kernel for
-// it; ours must equal the CPU's bit for bit.
-TEST(Cuda, SeedAntialiasUint8BitIdentical) {
-    REQUIRE_GPU();
-    std::mt19937 rng(5);
-    for (Layout layout : {Layout::nchw, Layout::nhwc}) {
-        for (hres::Interp mode : {hres::Interp::bilinear, hres::Interp::bicubic}) {
-            std::vector<uint8_t> in = random_pixels<uint8_t>(rng, 4 * 3 * 345 * 456);
-            std::vector<uint8_t> cpu(4 * 3 * 270 * 270), gpu(cpu.size());
-            const hres::ResizeOptions o{mode, true, false};
-            cpu_and_cuda(in, view(in, 4, 3, 345, 456, layout), &cpu, &gpu, view(cpu, 4, 3, 270, 270, layout), {},
-                         [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
-            EXPECT_TRUE(images_match(gpu, cpu, 3, 270, 270, 0.0)) << hres::to_string(mode) << " " << name(layout);
+// Antialiased resizes on grids of each of the schedule's block shapes
+// (schedules/cuda_loops.cpp): few outputs (two rows per thread), many small
+// planes (the narrow blocks, with passes of their own), and large images (a
+// pixel's channels per thread), the seed case among them; uint8 (which
+// PyTorch's CUDA lacks) bit-identical to the CPU, float32 within 1e-5.
+template<typename T>
+void antialiased_grids(uint32_t seed) {
+    struct Shape {
+        int n, c, h, w, oh, ow;
+    };
+    const Shape shapes[] = {{1, 3, 345, 456, 270, 270},    // few outputs
+                            {4, 3, 345, 456, 270, 270},    // many small planes (the seed case)
+                            {2, 3, 1500, 1300, 300, 400},  // many small planes, windows of 5 rows
+                            {1, 4, 1200, 1400, 800, 700}};  // large
+    std::mt19937 rng(seed);
+    for (const Shape &k : shapes) {
+        std::vector<T> in = random_pixels<T>(rng, size_t(k.n) * k.c * k.h * k.w);
+        std::vector<T> cpu(size_t(k.n) * k.c * k.oh * k.ow), gpu(cpu.size());
+        for (Layout layout : {Layout::nchw, Layout::nhwc}) {
+            for (hres::Interp mode : {hres::Interp::bilinear, hres::Interp::bicubic}) {
+                SCOPED_TRACE(testing::Message() << k.n << "x" << k.c << "x" << k.h << "x" << k.w << " -> " << k.oh
+                                                << "x" << k.ow << " " << name(layout) << " " << hres::to_string(mode));
+                const hres::ResizeOptions o{mode, true, false};
+                cpu_and_cuda(in, view(in, k.n, k.c, k.h, k.w, layout), &cpu, &gpu,
+                             view(cpu, k.n, k.c, k.oh, k.ow, layout), {},
+                             [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
+                EXPECT_TRUE(images_match(gpu, cpu, k.c, k.oh, k.ow, std::is_same_v<T, float> ? kFloatTolerance : 0.0));
+            }
         }
     }
+}
+
+TEST(Cuda, AntialiasedGridsUint8BitIdentical) {
+    REQUIRE_GPU();
+    antialiased_grids<uint8_t>(5);
+}
+
+TEST(Cuda, AntialiasedGridsFloat32MatchCpu) {
+    REQUIRE_GPU();
+    antialiased_grids<float>(6);
 }
 
 // The tap tables of the uint8 and antialiased kernels are cached on the device

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Schedule-tuning experiments on the CUDA kernels: rebuilds every CUDA library
 # of one generator with extra generator params (schedule knobs), puts them in
-# a copy of the built libhres.a and links bench_hres (and test_resize)
+# a copy of the built libhres.a and links bench_hres (and test_resize, test_cuda)
 # against it. The results run on the GPU machine like the normal ones
 # (--device cuda), so variants can be checked and timed side by side in
 # interleaved runs there.
@@ -48,12 +48,14 @@ done < <(grep -E "^  COMMAND = .*hres_generators .*-g $gen .*target=[^ ]*-cuda" 
 cp "$build/runtime/libhres.a" "$out/libhres.a"
 ar r "$out/libhres.a" "$objects"/*.o
 c++ -O3 "$build/bench/CMakeFiles/bench_hres.dir/bench.cpp.o" "$out/libhres.a" -ldl -lpthread -o "$out/bench_hres"
-# test_resize too, so that a variant is checked before it is timed
-# (HRES_DEVICE=cuda, HRES_TEST_DATA=tests/data).
-# Its link line is the build's own, with the variant's library.
-libraries=$(awk '/^build bin\/test_resize:/{f=1} f&&/LINK_LIBRARIES/{sub(/^ *LINK_LIBRARIES = /,""); print; exit}' "$build/build.ninja")
-# shellcheck disable=SC2046,SC2086  # object and library lists
-(cd "$build" && c++ -O3 $(find tests/CMakeFiles/test_resize.dir -name '*.o') ${libraries//runtime\/libhres.a/$out\/libhres.a} \
-    -lpthread -o "$out/test_resize")
+# test_resize and test_cuda too, so that a variant is checked before it is
+# timed (HRES_DEVICE=cuda, HRES_TEST_DATA=tests/data for test_resize). Their
+# link lines are the build's own, with the variant's library.
+for test in test_resize test_cuda; do
+    libraries=$(awk -v t="build bin/$test:" 'index($0, t) == 1 {f=1} f&&/LINK_LIBRARIES/{sub(/^ *LINK_LIBRARIES = /,""); print; exit}' "$build/build.ninja")
+    # shellcheck disable=SC2046,SC2086  # object and library lists
+    (cd "$build" && c++ -O3 $(find "tests/CMakeFiles/$test.dir" -name '*.o') ${libraries//runtime\/libhres.a/$out\/libhres.a} \
+        -lpthread -o "$out/$test")
+done
 echo "$gen $params" > "$out/variant.txt"
 echo "$out/bench_hres: $count CUDA libraries of $gen with '$params'"
