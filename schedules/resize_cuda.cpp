@@ -15,8 +15,11 @@
 // (tables from the host; a standalone harness, two interleaved rounds, same
 // GPU and day, f32 NCHW) 4 rows too, except on grids of few tiles, where
 // they leave SMs idle: 1x3x345x456 -> 270x270 (135 tiles of 4 rows)
-// bilinear 7.3 us at 2 rows vs 8.1-8.2 at 4, bicubic 8.6-8.7 vs 9.3-9.4;
-// 4x3 of it bilinear 20.1 -> 17.8 us at 4, bicubic 25.0 -> 22.5 us;
+// bilinear 7.3 us at 2 rows vs 8.1-8.2 at 4, bicubic 8.6-8.7 vs 9.3-9.4
+// (H200, 2026-11-29, cuda_ab.sh: 1 row 1.18-1.24x slower, 32 x 8 threads
+// of 2, 3 or 4 rows 0.97-1.27x);
+// 4x3 of it bilinear 20.1 -> 17.8 us at 4, bicubic 25.0 -> 22.5 us (such
+// grids of many small planes run narrow blocks since, below);
 // 1x3x1080x1920 -> 540x960 bilinear 40.4 -> 35.0 us, bicubic 51.8 -> 45.8;
 // 4x3 of it bilinear 147.7 -> 133.1 us, bicubic 192.5 -> 173.0 us. Tables:
 // see the branches below.
