@@ -272,7 +272,16 @@ struct TableCache {
         std::vector<unsigned char> host;  // the same bytes
     };
     // Keyed by (context, the caller's key): a context's entries are adjacent.
-    std::map<std::pair<unsigned long long, std::string>, Entry> entries;
+    // Looked up by a view of the caller's key (no string made per call).
+    struct Order {
+        using is_transparent = void;
+        template<typename A, typename B>
+        bool operator()(const A &a, const B &b) const {
+            if (a.first != b.first) return a.first < b.first;
+            return std::string_view(a.second) < std::string_view(b.second);
+        }
+    };
+    std::map<std::pair<unsigned long long, std::string>, Entry, Order> entries;
 };
 
 TableCache &table_cache() {
@@ -291,15 +300,15 @@ unsigned long long context_id(CUcontext context) {
 
 }  // namespace
 
-Status with_device_tables(const std::string &key, size_t bytes, const std::function<Status(void *host)> &fill,
-                          const std::function<Status(void *device, const unsigned char *host)> &use) {
+Status with_device_tables(std::string_view key, size_t bytes, CallRef<Status(void *host)> fill,
+                          CallRef<Status(void *device, const unsigned char *host)> use) {
     std::string problem;
     CUcontext context = caller_context(&problem);
     if (!context) return Status::error(problem);
     const unsigned long long id = context_id(context);
     TableCache &cache = table_cache();
     std::lock_guard<std::mutex> lock(cache.mutex);
-    auto found = cache.entries.find({id, key});
+    auto found = cache.entries.find(std::pair{id, key});
     if (found == cache.entries.end()) {
         std::vector<unsigned char> host(bytes);
         if (Status s = fill(host.data()); !s) return s;
@@ -324,7 +333,7 @@ Status with_device_tables(const std::string &key, size_t bytes, const std::funct
             return r;
         });
         if (!made) return made;
-        found = cache.entries.emplace(std::pair{id, key}, TableCache::Entry{device, std::move(host)}).first;
+        found = cache.entries.emplace(std::pair{id, std::string(key)}, TableCache::Entry{device, std::move(host)}).first;
     }
     return use(reinterpret_cast<void *>(uintptr_t(found->second.device)), found->second.host.data());
 }

@@ -472,7 +472,7 @@ bool overlaps(const void *data, size_t bytes, const Image &image) {
     return begin < image_end && image_begin < begin + bytes;
 }
 
-Status run_kernel(const char *op, const std::function<int()> &kernel) {
+Status run_kernel(const char *op, CallRef<int()> kernel) {
     install_handlers();
     kernels_started.store(true);
     last_error.clear();

@@ -8,7 +8,11 @@
 
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace hres::internal {
 
@@ -42,12 +46,37 @@ struct DenseFloats {
 // Points Halide's CUDA runtime at the caller's context and stream (cuda.cpp).
 void install_cuda_hooks();
 
+// A callable passed down for the length of a call, not kept: unlike
+// std::function it never allocates. Every kernel call passes lambdas that
+// capture their arguments by reference, which std::function put on the
+// heap, per call: with the shape's table key made on the stack too, the
+// host time of a CUDA call with tap tables went 1.05 -> 0.79 us (bilinear
+// uint8 0.81 -> 0.57; bench_cuda_launch on the stub driver, build machine,
+// best of 3 side by side; bench/RESULTS.md, 2026-11-29 morning).
+template<typename Signature>
+class CallRef;
+template<typename R, typename... Args>
+class CallRef<R(Args...)> {
+public:
+    template<typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, CallRef>>>
+    CallRef(F &&f)  // NOLINT: implicit, as std::function's
+        : object_(const_cast<void *>(static_cast<const void *>(std::addressof(f)))),
+          invoke_([](void *object, Args... args) -> R {
+              return (*static_cast<std::remove_reference_t<F> *>(object))(std::forward<Args>(args)...);
+          }) {}
+    R operator()(Args... args) const { return invoke_(object_, std::forward<Args>(args)...); }
+
+private:
+    void *object_;
+    R (*invoke_)(void *, Args...);
+};
+
 // Runs `use` with a device copy (and a host copy) of `bytes` bytes that
 // `fill` writes on the host, cached per `key` in the caller's CUDA context:
 // `fill` and the upload happen on a key's first use in a context only. `use`
 // should only enqueue work (it runs under the cache's lock). cuda.cpp.
-Status with_device_tables(const std::string &key, size_t bytes, const std::function<Status(void *host)> &fill,
-                          const std::function<Status(void *device, const unsigned char *host)> &use);
+Status with_device_tables(std::string_view key, size_t bytes, CallRef<Status(void *host)> fill,
+                          CallRef<Status(void *device, const unsigned char *host)> use);
 
 // Kernel table indices: [device] (cpu, cuda) and [dtype] (u8, f32).
 inline int device_index(const Image &image) { return image.device == Device::cuda ? 1 : 0; }
@@ -121,6 +150,6 @@ struct CopyViews {
 
 // Runs a kernel entry point; a non-zero return or a Halide error becomes a
 // Status carrying Halide's message, prefixed with `op`.
-Status run_kernel(const char *op, const std::function<int()> &kernel);
+Status run_kernel(const char *op, CallRef<int()> kernel);
 
 }  // namespace hres::internal

@@ -214,11 +214,15 @@ Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bo
     const Axis axes[2] = {{int(in.w), int(out.w), options.align_corners, options.scale_w},
                           {int(in.h), int(out.h), options.align_corners, options.scale_h}};
     const TableLayout layout(axes, bicubic, antialias);
-    // The shape's key: its fields' bytes (formatted as text, the scales in
-    // hexadecimal, it was about a fifth of the call's host time; perf with a
-    // stub driver, build machine).
-    std::string key;
-    auto add = [&key](const auto &field) { key.append(reinterpret_cast<const char *>(&field), sizeof(field)); };
+    // The shape's key: its fields' bytes, on the stack (formatted as text,
+    // the scales in hexadecimal, it was about a fifth of the call's host
+    // time; perf with a stub driver, build machine).
+    char key[8 * sizeof(int) + 2 * sizeof(double)];
+    size_t key_size = 0;
+    auto add = [&](const auto &field) {
+        std::memcpy(key + key_size, &field, sizeof(field));
+        key_size += sizeof(field);
+    };
     for (int field : {int(bicubic), int(antialias), dtype, axes[0].in, axes[0].out, axes[1].in, axes[1].out,
                       int(options.align_corners)}) {
         add(field);
@@ -257,7 +261,7 @@ Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bo
         }
         return {};
     };
-    return internal::with_device_tables(key, scalars_at + 16, fill, [&](void *device, const unsigned char *host) {
+    return internal::with_device_tables({key, key_size}, scalars_at + 16, fill, [&](void *device, const unsigned char *host) {
         int32_t shifts[2], counts[2];
         std::memcpy(shifts, host + scalars_at, sizeof(shifts));
         std::memcpy(counts, host + scalars_at + 8, sizeof(counts));
