@@ -230,30 +230,33 @@ Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bo
     add(options.scale_w);
     add(options.scale_h);
     // The shifts and tap counts travel with the cached bytes, after the
-    // tables: shift x, shift y, taps x, taps y.
+    // tables (at a multiple of 256 bytes, as each table starts).
+    struct Scalars {
+        int32_t shift[2], taps[2];  // per axis, x then y
+    };
     const size_t scalars_at = layout.bytes;
     auto fill = [&](void *host) -> Status {
         auto *base = static_cast<unsigned char *>(host);
+        auto *scalars = reinterpret_cast<Scalars *>(base + scalars_at);
         TableViews views(base, layout, axes, Device::cpu);
         for (int a = 0; a < 2; a++) {
             halide_dimension_t none[1];
-            halide_buffer_t scalars[2];
-            for (int j = 0; j < 2; j++) {
-                scalars[j] = halide_buffer_t();
-                scalars[j].type = halide_type_t(halide_type_int, 32);
-                scalars[j].dimensions = 0;
-                scalars[j].dim = none;
-                scalars[j].host = base + scalars_at + 8 * j + 4 * a;
+            halide_buffer_t shift_buffer, taps_buffer;
+            for (auto [buffer, value] : {std::pair{&shift_buffer, &scalars->shift[a]}, {&taps_buffer, &scalars->taps[a]}}) {
+                *buffer = halide_buffer_t();
+                buffer->type = halide_type_t(halide_type_int, 32);
+                buffer->dimensions = 0;
+                buffer->dim = none;
+                buffer->host = reinterpret_cast<uint8_t *>(value);
             }
             if (Status s = internal::run_kernel("resize", [&] {
                     return taps(axes[a].in, axes[a].out, axes[a].align_corners, axes[a].scale, &views.start[a],
-                                &views.weight[a], &scalars[0], &scalars[1]);
+                                &views.weight[a], &shift_buffer, &taps_buffer);
                 });
                 !s) {
                 return s;
             }
-            int32_t count;
-            std::memcpy(&count, base + scalars_at + 8 + 4 * a, sizeof(count));
+            const int32_t count = scalars->taps[a];
             if (count < 1 || count > layout.rows[a]) {
                 return Status::error("resize: internal error: " + std::to_string(count) + " taps for a table of " +
                                      std::to_string(layout.rows[a]) + " rows");
@@ -261,16 +264,17 @@ Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bo
         }
         return {};
     };
-    return internal::with_device_tables({key, key_size}, scalars_at + 16, fill, [&](void *device, const unsigned char *host) {
-        int32_t shifts[2], counts[2];
-        std::memcpy(shifts, host + scalars_at, sizeof(shifts));
-        std::memcpy(counts, host + scalars_at + 8, sizeof(counts));
-        TableViews views(static_cast<unsigned char *>(device), layout, axes, Device::cuda, counts);
-        return internal::run_kernel("resize", [&] {
-            return kernel(input, options.align_corners, options.scale_h, options.scale_w, &views.start[0],
-                          &views.weight[0], shifts[0], &views.start[1], &views.weight[1], shifts[1], output);
+    return internal::with_device_tables(
+        {key, key_size}, scalars_at + sizeof(Scalars), fill, [&](void *device, const unsigned char *host) {
+            Scalars scalars;
+            std::memcpy(&scalars, host + scalars_at, sizeof(scalars));
+            TableViews views(static_cast<unsigned char *>(device), layout, axes, Device::cuda, scalars.taps);
+            return internal::run_kernel("resize", [&] {
+                return kernel(input, options.align_corners, options.scale_h, options.scale_w, &views.start[0],
+                              &views.weight[0], scalars.shift[0], &views.start[1], &views.weight[1],
+                              scalars.shift[1], output);
+            });
         });
-    });
 }
 
 Status check_scale(double scale, const char *name) {
