@@ -6,11 +6,15 @@
 // them. This prints both, per call, for
 //   * an empty kernel launched through the driver API alone: the floor any
 //     one-launch call pays on this machine;
+//   * the same with the parameters of hres's flip kernel, passed one pointer
+//     each or packed in one buffer, and wrapped in the driver calls Halide
+//     21's runtime makes around a launch (which hres no longer makes:
+//     runtime/src/cuda.cpp, "Kernel launches");
 //   * hres's flip kernel called as a Halide pipeline, buffers wrapped once:
-//     what Halide's runtime adds to the launch;
+//     what the pipeline and the launch path add to the launch;
 //   * hres::flip and a few seed resizes through the wrapper: what the
 //     argument checks, the buffer views and the cached tap tables add;
-// and, host only, the driver calls Halide's runtime makes on every launch.
+// and, host only, the driver calls the launch path makes.
 // bench/RESULTS.md has the numbers and what they mean for the targets. On a
 // machine without a GPU, bench/tune/stub_libcuda.c stands in for the driver,
 // so that the host's share alone can be timed and profiled.
@@ -44,6 +48,8 @@ struct Driver {
     CUresult (*cuCtxSetCurrent)(void *);
     CUresult (*cuCtxPushCurrent)(void *);
     CUresult (*cuCtxPopCurrent)(void **);
+    CUresult (*cuCtxGetCurrent)(void **);
+    CUresult (*cuCtxGetId)(void *, unsigned long long *);
     CUresult (*cuModuleLoadData)(void **, const void *);
     CUresult (*cuModuleGetFunction)(void **, void *, const char *);
     CUresult (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
@@ -63,6 +69,7 @@ bool load(Driver *d) {
            bind(library, "cuCtxSetCurrent", &d->cuCtxSetCurrent) &&
            bind(library, "cuCtxPushCurrent_v2", &d->cuCtxPushCurrent) &&
            bind(library, "cuCtxPopCurrent_v2", &d->cuCtxPopCurrent) &&
+           bind(library, "cuCtxGetCurrent", &d->cuCtxGetCurrent) && bind(library, "cuCtxGetId", &d->cuCtxGetId) &&
            bind(library, "cuModuleLoadData", &d->cuModuleLoadData) &&
            bind(library, "cuModuleGetFunction", &d->cuModuleGetFunction) &&
            bind(library, "cuLaunchKernel", &d->cuLaunchKernel) &&
@@ -73,6 +80,17 @@ bool load(Driver *d) {
 constexpr char kEmptyKernel[] =
     ".version 7.0\n.target sm_50\n.address_size 64\n"
     ".visible .entry empty(.param .u64 unused)\n{\n ret;\n}\n";
+
+// The same, taking the parameters Halide's flip kernel takes: two pointers,
+// 21 32-bit scalars and two flags (the flip kernel's PTX signature).
+std::string many_params_kernel() {
+    std::string ptx = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry many(";
+    for (int i = 0; i < 25; i++) {
+        ptx += i < 2 ? ".param .u64 p" : i < 23 ? ".param .u32 p" : ".param .u8 p";
+        ptx += std::to_string(i) + (i < 24 ? ", " : ")\n{\n ret;\n}\n");
+    }
+    return ptx;
+}
 
 constexpr int kCallsPerBatch = 20;  // as bench_hres times GPU calls
 int batches = 200;
@@ -157,8 +175,27 @@ int main(int argc, char **argv) {
         std::printf("cannot load the empty kernel\n");
         return 1;
     }
+    const std::string many_ptx = many_params_kernel();
+    void *many_module = nullptr, *many = nullptr;
+    if (d.cuModuleLoadData(&many_module, many_ptx.c_str()) != 0 ||
+        d.cuModuleGetFunction(&many, many_module, "many") != 0) {
+        std::printf("cannot load the 25-parameter kernel\n");
+        return 1;
+    }
     unsigned long long unused = 0;
     void *empty_args[] = {&unused};
+    // The 25 parameters, one pointer each (as Halide's runtime passes them)
+    // and packed into one buffer at their alignments.
+    unsigned long long pointers[2] = {};
+    unsigned scalars[21] = {};
+    unsigned char flags[2] = {};
+    void *many_args[25];
+    for (int i = 0; i < 25; i++) {
+        many_args[i] = i < 2 ? (void *)&pointers[i] : i < 23 ? (void *)&scalars[i - 2] : (void *)&flags[i - 23];
+    }
+    alignas(8) unsigned char packed[104] = {};
+    size_t packed_size = 102;
+    void *packed_extra[] = {(void *)1, packed, (void *)2, &packed_size, (void *)0};
     const auto driver_wait = [&] { d.cuStreamSynchronize(nullptr); };
     const auto hres_wait = [] { (void)hres::cuda_synchronize(); };
 
@@ -168,6 +205,34 @@ int main(int argc, char **argv) {
     }, driver_wait});
     cases.push_back({"empty kernel, driver API, 1176 blocks of 256", [&] {
         return d.cuLaunchKernel(empty, 1176, 1, 1, 256, 1, 1, 0, nullptr, empty_args, nullptr) == 0;
+    }, driver_wait});
+
+    cases.push_back({"empty kernel of 25 parameters, driver API, 1176 blocks of 256", [&] {
+        return d.cuLaunchKernel(many, 1176, 1, 1, 256, 1, 1, 0, nullptr, many_args, nullptr) == 0;
+    }, driver_wait});
+    cases.push_back({"the same, parameters packed in one buffer", [&] {
+        return d.cuLaunchKernel(many, 1176, 1, 1, 256, 1, 1, 0, nullptr, nullptr, packed_extra) == 0;
+    }, driver_wait});
+    // The driver calls Halide 21's runtime makes around one launch (its
+    // Context pushes and pops the context in halide_cuda_initialize_kernels,
+    // halide_cuda_run and halide_cuda_finalize_kernels; halide_cuda_run looks
+    // the function up by name and allocates the argument arrays).
+    cases.push_back({"the same, as Halide 21's runtime calls the driver", [&] {
+        void *old = nullptr, *f = nullptr;
+        d.cuCtxPushCurrent(primary);
+        d.cuCtxPopCurrent(&old);
+        d.cuCtxPushCurrent(primary);
+        d.cuModuleGetFunction(&f, many_module, "many");
+        void **args = static_cast<void **>(std::malloc(26 * sizeof(void *)));
+        auto *handles = static_cast<unsigned long long *>(std::malloc(25 * sizeof(unsigned long long)));
+        for (int i = 0; i < 25; i++) args[i] = many_args[i];
+        const bool ok = d.cuLaunchKernel(f, 1176, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr) == 0;
+        std::free(handles);
+        std::free(args);
+        d.cuCtxPopCurrent(&old);
+        d.cuCtxPushCurrent(primary);
+        d.cuCtxPopCurrent(&old);
+        return ok;
     }, driver_wait});
 
     const hres::Image flip_in = device_image(hres::DType::u8, 1, 3, 224, 224);
@@ -224,6 +289,12 @@ int main(int argc, char **argv) {
         void *old = nullptr;
         d.cuCtxPushCurrent(primary);
         d.cuCtxPopCurrent(&old);
+    });
+    host_only("cuCtxGetCurrent + cuCtxGetId (hres, twice per call)", [&] {
+        void *current = nullptr;
+        unsigned long long id = 0;
+        d.cuCtxGetCurrent(&current);
+        d.cuCtxGetId(current, &id);
     });
     host_only("cuModuleGetFunction", [&] {
         void *f = nullptr;

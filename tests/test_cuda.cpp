@@ -5,6 +5,8 @@
 //    within 1e-5, uint8 sampling off by at most 1 where float rounding decides;
 //  * device pointers from the CUDA runtime API (cudaMalloc) and two kernels
 //    queued on a stream the caller created, in the caller's context;
+//  * contexts the caller creates and destroys, and calls from several
+//    threads at once (hres loads and launches the kernels itself: cuda.cpp);
 //  * without a GPU: CUDA calls fail with a clear Status, nothing aborts;
 //  * the tap tables the antialiased CUDA kernels take from the host
 //    (resize_taps, on any machine): every tap inside the image, and the
@@ -23,7 +25,10 @@
 #include <cuda_runtime.h>
 #endif
 
+#include <dlfcn.h>
+
 #include <random>
+#include <thread>
 
 namespace hres_test {
 namespace {
@@ -318,6 +323,130 @@ TEST(Cuda, TwoKernelsOnUserStream) {
     EXPECT_TRUE(images_match(got, want, c, oh, ow, 0.0));
 }
 #endif
+
+// Contexts the caller creates with the driver API, one after another (the
+// driver may give the second the first one's handle), then none current:
+// kernels and tap tables are loaded in each context, and a thread without a
+// current context runs in device 0's primary context.
+TEST(Cuda, ContextsTheCallerCreates) {
+    REQUIRE_GPU();
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr);
+    using Create = int (*)(void **, unsigned, int);
+    using Destroy = int (*)(void *);
+    using Pop = int (*)(void **);
+    using Push = int (*)(void *);
+    const auto create = reinterpret_cast<Create>(dlsym(library, "cuCtxCreate_v2"));
+    const auto destroy = reinterpret_cast<Destroy>(dlsym(library, "cuCtxDestroy_v2"));
+    const auto pop = reinterpret_cast<Pop>(dlsym(library, "cuCtxPopCurrent_v2"));
+    const auto push = reinterpret_cast<Push>(dlsym(library, "cuCtxPushCurrent_v2"));
+    ASSERT_TRUE(create && destroy && pop && push);
+    std::vector<void *> saved;  // what earlier tests left current, put back at the end
+    for (void *context = nullptr; pop(&context) == 0 && context; context = nullptr) saved.push_back(context);
+
+    std::mt19937 rng(9);
+    const int n = 2, c = 3, h = 97, w = 131, oh = 40, ow = 57;
+    std::vector<uint8_t> in = random_pixels<uint8_t>(rng, size_t(n) * c * h * w);
+    const hres::Image src = view(in, n, c, h, w, Layout::nchw);
+    std::vector<uint8_t> cpu(size_t(n) * c * oh * ow), gpu(cpu.size()), fcpu(in.size()), fgpu(in.size());
+    const auto check = [&](const char *where) {
+        SCOPED_TRACE(where);
+        for (hres::Interp mode : {hres::Interp::bilinear, hres::Interp::bicubic, hres::Interp::nearest_exact}) {
+            const hres::ResizeOptions o{mode, mode != hres::Interp::nearest_exact, false};
+            cpu_and_cuda(in, src, &cpu, &gpu, view(cpu, n, c, oh, ow, Layout::nchw), {},
+                         [&](const hres::Image &i, const float *, const hres::Image &r) { return hres::resize(i, r, o); });
+            EXPECT_TRUE(images_match(gpu, cpu, c, oh, ow, 0.0)) << hres::to_string(mode);
+        }
+        cpu_and_cuda(in, src, &fcpu, &fgpu, view(fcpu, n, c, h, w, Layout::nchw), {},
+                     [&](const hres::Image &i, const float *, const hres::Image &r) {
+                         return hres::flip(i, r, hres::FlipAxes::both);
+                     });
+        EXPECT_TRUE(images_match(fgpu, fcpu, c, h, w, 0.0));
+    };
+    for (const char *round : {"first created context", "second created context"}) {
+        void *context = nullptr;
+        ASSERT_EQ(create(&context, 0, 0), 0);
+        check(round);
+        EXPECT_EQ(destroy(context), 0);
+    }
+    check("no context current");
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) EXPECT_EQ(push(*it), 0);
+    dlclose(library);
+}
+
+// Several threads calling at once, each with its own kernels (some loaded
+// for the first time) and its own device buffers, on the default stream.
+TEST(Cuda, CallsFromSeveralThreads) {
+    REQUIRE_GPU();
+    constexpr int kThreads = 6, kCalls = 20;
+    const int n = 1, c = 3, h = 150, w = 170, oh = 96, ow = 64;
+    struct Work {
+        hres::DType dtype;
+        hres::ResizeOptions options;
+    };
+    const Work work[kThreads] = {
+        {hres::DType::u8, {hres::Interp::bilinear, true, false}}, {hres::DType::f32, {hres::Interp::bicubic, true, true}},
+        {hres::DType::u8, {hres::Interp::nearest, false, false}}, {hres::DType::f32, {hres::Interp::bilinear, false, true}},
+        {hres::DType::u8, {hres::Interp::bicubic, false, false}}, {hres::DType::f32, {hres::Interp::nearest_exact}},
+    };
+    std::mt19937 rng(10);
+    // Inputs and CPU results as float32 values (uint8 ones held exactly),
+    // stored in each thread's dtype.
+    std::vector<std::vector<float>> inputs(kThreads), wants(kThreads), gots(kThreads);
+    for (int t = 0; t < kThreads; t++) {
+        const bool u8 = work[t].dtype == hres::DType::u8;
+        std::vector<uint8_t> in8 = random_pixels<uint8_t>(rng, size_t(n) * c * h * w), out8(size_t(n) * c * oh * ow);
+        std::vector<float> inf = random_pixels<float>(rng, in8.size()), outf(out8.size());
+        if (u8) {
+            inf.assign(in8.begin(), in8.end());
+            ASSERT_TRUE(hres::resize(view(in8, n, c, h, w, Layout::nhwc), view(out8, n, c, oh, ow, Layout::nhwc),
+                                     work[t].options).ok());
+            outf.assign(out8.begin(), out8.end());
+        } else {
+            ASSERT_TRUE(hres::resize(view(inf, n, c, h, w, Layout::nhwc), view(outf, n, c, oh, ow, Layout::nhwc),
+                                     work[t].options).ok());
+        }
+        inputs[t] = inf;
+        wants[t] = outf;
+    }
+    std::vector<std::string> failures(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; t++) {
+        threads.emplace_back([&, t] {
+            const hres::DType dtype = work[t].dtype;
+            const size_t element = hres::dtype_size(dtype), in_count = inputs[t].size(), out_count = wants[t].size();
+            std::vector<uint8_t> in_bytes(in_count * element), out_bytes(out_count * element);
+            for (size_t i = 0; i < in_count; i++) {
+                if (dtype == hres::DType::u8) in_bytes[i] = uint8_t(inputs[t][i]);
+                else std::memcpy(&in_bytes[i * element], &inputs[t][i], element);
+            }
+            hres::CudaBuffer din, dout;
+            hres::Status s = din.upload(in_bytes.data(), in_bytes.size());
+            if (s) s = dout.upload(out_bytes.data(), out_bytes.size());
+            for (int call = 0; s && call < kCalls; call++) {
+                s = hres::resize(hres::nhwc(din.get(), dtype, n, c, h, w, hres::Device::cuda),
+                                 hres::nhwc(dout.get(), dtype, n, c, oh, ow, hres::Device::cuda), work[t].options);
+            }
+            if (s) s = hres::cuda_download(out_bytes.data(), dout.get(), out_bytes.size());
+            if (!s) {
+                failures[t] = s.message();
+                return;
+            }
+            gots[t].resize(out_count);
+            for (size_t i = 0; i < out_count; i++) {
+                if (dtype == hres::DType::u8) gots[t][i] = out_bytes[i];
+                else std::memcpy(&gots[t][i], &out_bytes[i * element], element);
+            }
+        });
+    }
+    for (std::thread &thread : threads) thread.join();
+    for (int t = 0; t < kThreads; t++) {
+        SCOPED_TRACE(testing::Message() << "thread " << t);
+        EXPECT_EQ(failures[t], "");
+        const double tolerance = work[t].dtype == hres::DType::u8 ? 0.0 : kFloatTolerance;
+        EXPECT_TRUE(images_match(gots[t], wants[t], c, oh, ow, tolerance));
+    }
+}
 
 // Without a GPU every CUDA entry point reports why, and nothing aborts.
 TEST(Cuda, WithoutGpuCallsFailCleanly) {

@@ -7,13 +7,19 @@
 // the context cudaMalloc'd pointers live in. Halide's default would create a
 // context of its own, in which the caller's pointers are not valid.
 // Stream: per thread, set by set_cuda_stream (default: the legacy stream 0).
-// Halide loads each kernel's module once per context and caches it.
+// Kernels: loaded once per pipeline and context, and launched, by this file's
+// definitions of the three entry points Halide's pipelines call around their
+// launches (see "Kernel launches" below), not by Halide's runtime.
 #include "internal.h"
 
 #include "HalideRuntimeCuda.h"
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -36,6 +42,8 @@ using CUresult = int;
 using CUdevice = int;
 using CUcontext = void *;
 using CUstream = void *;
+using CUmodule = void *;
+using CUfunction = void *;
 using CUdeviceptr = unsigned long long;
 
 struct Driver {
@@ -54,7 +62,12 @@ struct Driver {
     CUresult (*cuStreamSynchronize)(CUstream);
     CUresult (*cuCtxSynchronize)();
     CUresult (*cuGetErrorString)(CUresult, const char **);
+    CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+    CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               CUstream, void **, void **);
     CUresult (*cuCtxGetId)(CUcontext, unsigned long long *);  // CUDA >= 12.0; may be null
+    CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);  // CUDA >= 12.4; may be null
 
     std::string problem;  // why CUDA is unusable; empty when usable
     std::string device_name;
@@ -87,8 +100,12 @@ const Driver &driver() {
                            bind(library, "cuMemcpyDtoH_v2", &d.cuMemcpyDtoH) &&
                            bind(library, "cuStreamSynchronize", &d.cuStreamSynchronize) &&
                            bind(library, "cuCtxSynchronize", &d.cuCtxSynchronize) &&
-                           bind(library, "cuGetErrorString", &d.cuGetErrorString);
+                           bind(library, "cuGetErrorString", &d.cuGetErrorString) &&
+                           bind(library, "cuModuleLoadDataEx", &d.cuModuleLoadDataEx) &&
+                           bind(library, "cuModuleGetFunction", &d.cuModuleGetFunction) &&
+                           bind(library, "cuLaunchKernel", &d.cuLaunchKernel);
         bind(library, "cuCtxGetId", &d.cuCtxGetId);
+        bind(library, "cuFuncGetParamInfo", &d.cuFuncGetParamInfo);
         if (!bound) {
             d.problem = "the CUDA driver lacks an entry point hres needs";
             return d;
@@ -121,15 +138,18 @@ std::string error_text(CUresult r) {
 }
 
 // The context our calls run in (see the top of this file), or null with
-// `problem` set.
-CUcontext caller_context(std::string *problem) {
+// `problem` set. `*is_current`: whether it is the thread's current context
+// already (else it is the primary context, which a call must enter).
+CUcontext caller_context(std::string *problem, bool *is_current = nullptr) {
     const Driver &d = driver();
     if (!d.problem.empty()) {
         *problem = d.problem;
         return nullptr;
     }
     CUcontext current = nullptr;
+    if (is_current) *is_current = true;
     if (d.cuCtxGetCurrent(&current) == 0 && current) return current;
+    if (is_current) *is_current = false;
     static std::once_flag once;
     static CUcontext primary = nullptr;
     static CUresult retained = 0;
@@ -143,6 +163,14 @@ CUcontext caller_context(std::string *problem) {
         return nullptr;
     }
     return primary;
+}
+
+// What tells contexts apart in hres's caches: the context's unique id where
+// the driver has one (a destroyed context's handle can be reused).
+unsigned long long context_id(CUcontext context) {
+    unsigned long long id = 0;
+    if (driver().cuCtxGetId && driver().cuCtxGetId(context, &id) == 0) return id;
+    return reinterpret_cast<uintptr_t>(context);
 }
 
 thread_local CUstream current_stream = nullptr;
@@ -259,8 +287,7 @@ void install_cuda_hooks() {
     halide_reuse_device_allocations(nullptr, true);
 }
 
-// The device tables: entries per context, told apart by the context's unique
-// id where the driver has one (a destroyed context's handle can be reused).
+// The device tables: entries per context (context_id).
 // One mutex covers lookup, upload and the caller's launch, so an entry is
 // never freed between being handed out and its kernel being enqueued.
 namespace {
@@ -291,12 +318,6 @@ TableCache &table_cache() {
 
 // Entries kept per context before they are all dropped (each a few KB).
 constexpr size_t kTableEntriesPerContext = 256;
-
-unsigned long long context_id(CUcontext context) {
-    unsigned long long id = 0;
-    if (driver().cuCtxGetId && driver().cuCtxGetId(context, &id) == 0) return id;
-    return reinterpret_cast<uintptr_t>(context);
-}
 
 }  // namespace
 
@@ -353,3 +374,208 @@ void detach(halide_buffer_t *buffer) {
 
 }  // namespace internal
 }  // namespace hres
+
+// Kernel launches.
+//
+// A Halide pipeline calls halide_cuda_initialize_kernels with its PTX at the
+// start of every call, halide_cuda_run for each launch and
+// halide_cuda_finalize_kernels at its end. Halide's runtime defines them as
+// weak symbols, declared in HalideRuntimeCuda.h for clients to override, and
+// the definitions below take their place. Halide's own enter and leave the
+// context in each of the three (cuCtxPushCurrent, cuCtxPopCurrent), look the
+// kernel up by name and allocate its argument arrays on every launch: 0.5-0.6
+// us of host time per call on the H200, whose launch itself takes 4.0-4.5 us
+// (bench_cuda_launch, bench/RESULTS.md 2026-11-29 (midday)). These run in the
+// caller's current context without entering it (the primary context is
+// entered only for a thread with none current), find the module and function
+// in the pipeline's own cache, and pass the arguments packed into one buffer
+// at the offsets the driver reports for the kernel (0.1-0.2 us less than a
+// pointer per argument in the same measurement). A module, once loaded for a
+// pipeline and a context, stays loaded until the process ends.
+namespace hres {
+namespace {
+
+// One kernel of a loaded module.
+struct Kernel {
+    const char *entry;            // its name, a constant of the pipeline's object
+    CUfunction function;
+    std::vector<size_t> offsets;  // each argument's offset in the packed buffer;
+    size_t bytes = 0;             // empty where the driver cannot tell them
+};
+
+struct LoadedModule {
+    unsigned long long context;  // context_id
+    CUmodule module;
+    std::deque<Kernel> kernels;  // a deque: references survive additions
+};
+
+// What a pipeline's state pointer points to: its module in each context.
+struct PipelineKernels {
+    std::deque<LoadedModule> modules;
+};
+
+// Guards every pipeline's state pointer and its PipelineKernels. Held for a
+// lookup (and for a first call's PTX compile), never across a launch.
+std::mutex kernels_mutex;
+
+int launch_error(void *user_context, const std::string &text) {
+    halide_error(user_context, ("hres: " + text + "\n").c_str());
+    return halide_error_code_gpu_device_error;
+}
+
+// The context a launch runs in, entered for the scope only when it is not the
+// thread's current context already.
+class LaunchContext {
+public:
+    explicit LaunchContext(void *user_context) {
+        std::string problem;
+        bool is_current = false;
+        context_ = caller_context(&problem, &is_current);
+        if (!context_) {
+            status_ = launch_error(user_context, problem);
+            return;
+        }
+        id_ = context_id(context_);
+        if (!is_current) {
+            if (CUresult r = driver().cuCtxPushCurrent(context_); r != 0) {
+                status_ = launch_error(user_context, "cannot enter the GPU's primary context: " + error_text(r));
+                return;
+            }
+            entered_ = true;
+        }
+    }
+    ~LaunchContext() {
+        CUcontext popped;
+        if (entered_) driver().cuCtxPopCurrent(&popped);
+    }
+    LaunchContext(const LaunchContext &) = delete;
+    LaunchContext &operator=(const LaunchContext &) = delete;
+
+    int status() const { return status_; }
+    unsigned long long id() const { return id_; }
+
+private:
+    CUcontext context_ = nullptr;
+    unsigned long long id_ = 0;
+    bool entered_ = false;
+    int status_ = halide_error_code_success;
+};
+
+LoadedModule *module_in(PipelineKernels *pipeline, unsigned long long context) {
+    if (!pipeline) return nullptr;
+    for (LoadedModule &m : pipeline->modules) {
+        if (m.context == context) return &m;
+    }
+    return nullptr;
+}
+
+// The kernel named `entry` of `module`, looked up in the driver on its first
+// launch; null with an error reported if the driver has none.
+const Kernel *kernel_in(void *user_context, LoadedModule &module, const char *entry, const size_t arg_sizes[]) {
+    for (const Kernel &k : module.kernels) {
+        if (k.entry == entry) return &k;
+    }
+    for (const Kernel &k : module.kernels) {  // the same name at another address
+        if (std::strcmp(k.entry, entry) == 0) return &k;
+    }
+    const Driver &d = driver();
+    Kernel k{entry, nullptr, {}, 0};
+    if (CUresult r = d.cuModuleGetFunction(&k.function, module.module, entry); r != 0) {
+        launch_error(user_context, std::string("no kernel ") + entry + " in the pipeline's module: " + error_text(r));
+        return nullptr;
+    }
+    // The packed layout, where the driver tells each parameter's offset and
+    // size, and they are the pipeline's argument sizes; else pointers.
+    size_t count = 0;
+    while (arg_sizes[count] != 0) count++;
+    bool packed = d.cuFuncGetParamInfo != nullptr;
+    for (size_t i = 0; packed && i < count; i++) {
+        size_t offset = 0, size = 0;
+        packed = d.cuFuncGetParamInfo(k.function, i, &offset, &size) == 0 && size == arg_sizes[i];
+        k.offsets.push_back(offset);
+        k.bytes = std::max(k.bytes, offset + size);
+    }
+    size_t offset = 0, size = 0;
+    if (packed && d.cuFuncGetParamInfo(k.function, count, &offset, &size) == 0) packed = false;  // more than given
+    if (!packed) {
+        k.offsets.clear();
+        k.bytes = 0;
+    }
+    module.kernels.push_back(std::move(k));
+    return &module.kernels.back();
+}
+
+}  // namespace
+}  // namespace hres
+
+extern "C" int halide_cuda_initialize_kernels(void *user_context, void **state_ptr, const char *ptx, int) {
+    using namespace hres;
+    LaunchContext context(user_context);
+    if (context.status()) return context.status();
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    auto *pipeline = static_cast<PipelineKernels *>(*state_ptr);
+    if (!pipeline) *state_ptr = pipeline = new PipelineKernels;
+    if (module_in(pipeline, context.id())) return halide_error_code_success;
+    // The pipeline's first call in this context: the driver compiles its PTX
+    // (milliseconds), with the register cap Halide's runtime sets (64, or
+    // HL_CUDA_JIT_MAX_REGISTERS for experiments).
+    int option = 0;  // CU_JIT_MAX_REGISTERS
+    unsigned max_registers = 64;
+    if (const char *cap = std::getenv("HL_CUDA_JIT_MAX_REGISTERS")) max_registers = unsigned(std::atoi(cap));
+    void *value = reinterpret_cast<void *>(uintptr_t(max_registers));
+    CUmodule module = nullptr;
+    if (CUresult r = driver().cuModuleLoadDataEx(&module, ptx, 1, &option, &value); r != 0) {
+        return launch_error(user_context, "the driver cannot load the kernels: " + error_text(r));
+    }
+    pipeline->modules.push_back({context.id(), module, {}});
+    return halide_error_code_success;
+}
+
+extern "C" int halide_cuda_run(void *user_context, void *state_ptr, const char *entry_name, int blocks_x,
+                               int blocks_y, int blocks_z, int threads_x, int threads_y, int threads_z,
+                               int shared_mem_bytes, size_t arg_sizes[], void *args[], int8_t arg_is_buffer[]) {
+    using namespace hres;
+    LaunchContext context(user_context);
+    if (context.status()) return context.status();
+    const Kernel *kernel = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(kernels_mutex);
+        LoadedModule *module = module_in(static_cast<PipelineKernels *>(state_ptr), context.id());
+        if (!module) return launch_error(user_context, std::string("kernel ") + entry_name + " launched unloaded");
+        kernel = kernel_in(user_context, *module, entry_name, arg_sizes);
+        if (!kernel) return halide_error_code_gpu_device_error;
+    }
+    // A buffer argument is passed as its device address, which Halide keeps
+    // in the buffer as a 64-bit integer.
+    const auto value = [&](size_t i) -> void * {
+        return arg_is_buffer[i] ? &static_cast<halide_buffer_t *>(args[i])->device : args[i];
+    };
+    size_t count = 0;
+    while (arg_sizes[count] != 0) count++;
+    constexpr size_t kMaxPacked = 4096, kMaxPointers = 256;
+    alignas(16) unsigned char packed[kMaxPacked];
+    size_t packed_bytes = kernel->bytes;
+    void *extra[] = {reinterpret_cast<void *>(1), packed,         // CU_LAUNCH_PARAM_BUFFER_POINTER
+                     reinterpret_cast<void *>(2), &packed_bytes,  // CU_LAUNCH_PARAM_BUFFER_SIZE
+                     nullptr};                                    // CU_LAUNCH_PARAM_END
+    void *pointers[kMaxPointers];
+    void **params = nullptr, **extras = nullptr;
+    if (!kernel->offsets.empty() && packed_bytes <= kMaxPacked) {
+        for (size_t i = 0; i < count; i++) std::memcpy(packed + kernel->offsets[i], value(i), arg_sizes[i]);
+        extras = extra;
+    } else if (count <= kMaxPointers) {
+        for (size_t i = 0; i < count; i++) pointers[i] = value(i);
+        params = pointers;
+    } else {
+        return launch_error(user_context, std::string("kernel ") + entry_name + " has too many arguments");
+    }
+    if (CUresult r = driver().cuLaunchKernel(kernel->function, blocks_x, blocks_y, blocks_z, threads_x, threads_y,
+                                             threads_z, shared_mem_bytes, current_stream, params, extras);
+        r != 0) {
+        return launch_error(user_context, std::string("cannot launch ") + entry_name + ": " + error_text(r));
+    }
+    return halide_error_code_success;
+}
+
+// The pipeline's modules stay loaded (see above): nothing to release.
+extern "C" void halide_cuda_finalize_kernels(void *, void *) {}
