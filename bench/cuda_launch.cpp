@@ -55,6 +55,7 @@ struct Driver {
     CUresult (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
                                void **, void **);
     CUresult (*cuStreamSynchronize)(void *);
+    CUresult (*cuStreamCreate)(void **, unsigned);
 };
 
 template<typename F>
@@ -73,7 +74,8 @@ bool load(Driver *d) {
            bind(library, "cuModuleLoadData", &d->cuModuleLoadData) &&
            bind(library, "cuModuleGetFunction", &d->cuModuleGetFunction) &&
            bind(library, "cuLaunchKernel", &d->cuLaunchKernel) &&
-           bind(library, "cuStreamSynchronize", &d->cuStreamSynchronize);
+           bind(library, "cuStreamSynchronize", &d->cuStreamSynchronize) &&
+           bind(library, "cuStreamCreate", &d->cuStreamCreate);
 }
 
 // A kernel that does nothing, as PTX for the driver's JIT.
@@ -206,6 +208,21 @@ int main(int argc, char **argv) {
     cases.push_back({"empty kernel, driver API, 1176 blocks of 256", [&] {
         return d.cuLaunchKernel(empty, 1176, 1, 1, 256, 1, 1, 0, nullptr, empty_args, nullptr) == 0;
     }, driver_wait});
+    // The stream kind: the legacy default stream above (PyTorch's default
+    // too), the per-thread default stream, streams of the caller's.
+    void *per_thread = reinterpret_cast<void *>(2);  // CU_STREAM_PER_THREAD
+    void *blocking = nullptr, *non_blocking = nullptr;
+    if (d.cuStreamCreate(&blocking, 0) != 0 || d.cuStreamCreate(&non_blocking, 1) != 0) {
+        std::printf("cannot create streams\n");
+        return 1;
+    }
+    for (auto [what, stream] : {std::pair{"empty kernel on the per-thread default stream", per_thread},
+                                std::pair{"empty kernel on a created stream", blocking},
+                                std::pair{"empty kernel on a created non-blocking stream", non_blocking}}) {
+        cases.push_back({what, [&d, &empty, &empty_args, stream = stream] {
+            return d.cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, stream, empty_args, nullptr) == 0;
+        }, [&d, stream = stream] { d.cuStreamSynchronize(stream); }});
+    }
 
     cases.push_back({"empty kernel of 25 parameters, driver API, 1176 blocks of 256", [&] {
         return d.cuLaunchKernel(many, 1176, 1, 1, 256, 1, 1, 0, nullptr, many_args, nullptr) == 0;
@@ -243,6 +260,10 @@ int main(int argc, char **argv) {
                      [&] { return hres_flip_u8_cuda(in.get(), true, false, out.get()) == 0; }, hres_wait});
     cases.push_back({"hflip 1x3x224x224 u8: hres::flip",
                      [&] { return hres::flip(flip_in, flip_out, hres::FlipAxes::horizontal).ok(); }, hres_wait});
+    cases.push_back({"hflip 1x3x224x224 u8: hres::flip on a created non-blocking stream", [&] {
+        hres::ScopedCudaStream on(non_blocking);
+        return hres::flip(flip_in, flip_out, hres::FlipAxes::horizontal).ok();
+    }, [&] { d.cuStreamSynchronize(non_blocking); }});
 
     struct Resize {
         const char *what;

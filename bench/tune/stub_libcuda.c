@@ -1,16 +1,21 @@
 /* A stand-in for the CUDA driver library whose entry points return at once,
  * for measuring the host time hres and Halide's CUDA runtime spend per call
  * on a machine without a GPU (the driver's own cost is left out; the GPU
- * machine has no profiler). Nothing runs: device memory is host memory, and
- * launches do nothing. Only for timing and profiling the host side:
+ * machine has ncu, for its kernels, but no host profiler). Nothing runs:
+ * device memory is host memory, and launches do nothing. Only for timing,
+ * profiling and counting the host side's driver calls:
  *
  *   mkdir -p /tmp/stub && cc -O2 -shared -fPIC bench/tune/stub_libcuda.c -o /tmp/stub/libcuda.so.1
  *   ln -sf libcuda.so.1 /tmp/stub/libcuda.so    # the name Halide's runtime opens
  *   LD_LIBRARY_PATH=/tmp/stub build/bin/bench_cuda_launch
  *   LD_LIBRARY_PATH=/tmp/stub perf record -g build/bin/bench_cuda_launch
+ *   STUB_COUNTS=1 LD_LIBRARY_PATH=/tmp/stub build/bin/hres flip in.npy out.npy --device cuda --bench 1000
+ *     (twice, with --bench 1000 and 2000: the counts' difference over 20000
+ *     calls is each entry point's calls per call)
  *
  * The entry points are those hres (runtime/src/cuda.cpp) and Halide 21's CUDA
- * runtime look up. bench/RESULTS.md (2026-11-25 evening) used it. */
+ * runtime look up. bench/RESULTS.md (2026-11-25 evening, 2026-11-29 midday)
+ * used it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +67,7 @@ CUresult cuCtxPopCurrent_v2(void **ctx) { COUNTED if (ctx) *ctx = context; retur
 CUresult cuCtxGetId(void *ctx, unsigned long long *id) { COUNTED *id = 1; return 0; }
 CUresult cuCtxSynchronize(void) { COUNTED return 0; }
 CUresult cuStreamSynchronize(void *stream) { COUNTED return 0; }
+CUresult cuStreamCreate(void **stream, unsigned flags) { COUNTED *stream = module; return 0; }
 CUresult cuProfilerStop(void) { COUNTED return 0; }
 CUresult cuModuleLoadData(void **m, const void *image) { COUNTED *m = module; return 0; }
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, void *options, void **values) { COUNTED
