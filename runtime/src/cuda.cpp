@@ -561,7 +561,17 @@ extern "C" int halide_cuda_run(void *user_context, void *state_ptr, const char *
     void *pointers[kMaxPointers];
     void **params = nullptr, **extras = nullptr;
     if (!kernel->offsets.empty() && packed_bytes <= kMaxPacked) {
-        for (size_t i = 0; i < count; i++) std::memcpy(packed + kernel->offsets[i], value(i), arg_sizes[i]);
+        for (size_t i = 0; i < count; i++) {
+            unsigned char *to = packed + kernel->offsets[i];
+            const void *from = value(i);
+            switch (arg_sizes[i]) {  // Halide's scalars and buffers: stores of known size, not a call each
+            case 1: std::memcpy(to, from, 1); break;
+            case 2: std::memcpy(to, from, 2); break;
+            case 4: std::memcpy(to, from, 4); break;
+            case 8: std::memcpy(to, from, 8); break;
+            default: std::memcpy(to, from, arg_sizes[i]);
+            }
+        }
         extras = extra;
     } else if (count <= kMaxPointers) {
         for (size_t i = 0; i < count; i++) pointers[i] = value(i);

@@ -38,8 +38,8 @@ Status flip(const Image &in, const Image &out, FlipAxes axes) {
     // version, which allocated its row buffer per row, and for this one:
     // 810-905 -> 442-480 and 948-1435 -> 664-1012 us; 224x224 19-36 ->
     // 11-13 and 20-38 -> 13-22 us).
-    const bool rgb_rows_faster = internal::sapphire_rapids_entry_runs() || active_isa() == Isa::sse41;
-    if (horizontal && rgb_rows_faster && internal::dense_rgb_u8(views.in, views.out)) kernel = hres_flip_u8_rgb_rows;
+    const auto rgb_rows_faster = [] { return internal::sapphire_rapids_entry_runs() || active_isa() == Isa::sse41; };
+    if (horizontal && internal::dense_rgb_u8(views.in, views.out) && rgb_rows_faster()) kernel = hres_flip_u8_rgb_rows;
     return internal::run_kernel("flip", [&] {
         return kernel(views.input.get(), horizontal, vertical, views.output.get());
     });

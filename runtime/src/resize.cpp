@@ -450,12 +450,14 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
         // (0.96), RGBA 419-613 -> 253-379 (every shape); H200 machine's
         // host AVX2 RGB 362-719 -> 285-636, RGBA 473-903 -> 313-606, SSE4.1
         // RGB 373-827 -> 321-791, RGBA 568-1048 -> 352-739.
-        const bool gathered =
-            horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
-        const float below =
-            interleaved_vertical_first_below(!bicubic, options.antialias, active_isa() == Isa::avx512, gathered);
+        const auto below = [&] {  // asks the CPU's features: only for x86 calls
+            const bool gathered =
+                horizontal_pass_gathers(!bicubic, options.antialias, internal::sapphire_rapids_entry_runs());
+            return interleaved_vertical_first_below(!bicubic, options.antialias, active_isa() == Isa::avx512,
+                                                    gathered);
+        };
         const bool pixel_rows = !device && in.dtype == DType::f32 && internal::dense_pixels(in) &&
-                                internal::dense_pixels(out) && float(out.h) <= below * float(in.h);
+                                internal::dense_pixels(out) && float(out.h) <= below() * float(in.h);
         if (pixel_rows) kernel = kFilteredPixelRows[in.c == 4][bicubic][options.antialias];
         // NHWC RGB uint8 takes the kernels whose source blocks are read
         // through grouped row picks, four rows per vector register store
