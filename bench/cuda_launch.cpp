@@ -16,7 +16,7 @@
 //     argument checks, the buffer views and the cached tap tables add;
 // and, host only, the driver calls the launch path makes.
 // bench/RESULTS.md has the numbers and what they mean for the targets. On a
-// machine without a GPU, bench/tune/stub_libcuda.c stands in for the driver,
+// machine without a GPU, tests/support/stub_libcuda.c stands in for the driver,
 // so that the host's share alone can be timed and profiled.
 //
 //   bench_cuda_launch [ROUNDS] [BATCHES]

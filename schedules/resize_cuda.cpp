@@ -161,7 +161,7 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
         // evaluated on the host in a loop over the grid before each launch:
         // with the wrapper's cheaper cache key (runtime/src/resize.cpp),
         // 2.3-3.0 -> 1.4 us of host time per call (bench/cuda_launch.cpp on
-        // bench/tune/stub_libcuda.c, build machine). H100, 2026-11-25,
+        // tests/support/stub_libcuda.c, build machine). H100, 2026-11-25,
         // bench_hres --device cuda, old and new alternating, 2 rounds:
         // 1x3x345x456 -> 270x270 antialiased rows 9.5-10.9 -> 7.3-9.4 us per
         // call (f32 nchw bilinear+aa 9.5 / 10.3 -> 9.2 / 7.3, bicubic+aa

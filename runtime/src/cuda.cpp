@@ -69,7 +69,8 @@ struct Driver {
     CUresult (*cuCtxGetId)(CUcontext, unsigned long long *);  // CUDA >= 12.0; may be null
     CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);  // CUDA >= 12.4; may be null
 
-    std::string problem;  // why CUDA is unusable; empty when usable
+    void *library = nullptr;  // libcuda.so.1, also lent to Halide's runtime (load_library)
+    std::string problem;      // why CUDA is unusable; empty when usable
     std::string device_name;
 };
 
@@ -88,6 +89,7 @@ const Driver &driver() {
             d.problem = "no CUDA driver (libcuda.so.1 not found)";
             return d;
         }
+        d.library = library;
         const bool bound = bind(library, "cuInit", &d.cuInit) && bind(library, "cuDeviceGetCount", &d.cuDeviceGetCount) &&
                            bind(library, "cuDeviceGet", &d.cuDeviceGet) &&
                            bind(library, "cuDeviceGetName", &d.cuDeviceGetName) &&
@@ -193,6 +195,15 @@ int acquire_context(void *, void **ctx, bool create) {
 
 int release_context(void *) { return halide_error_code_success; }
 
+// Halide's runtime opens "libcuda.so" for its own driver calls (device
+// allocations: the antialiased resizes' per-block scratch). It gets the
+// library hres opened: the same driver, under the name every driver install
+// has (the unversioned name comes with development packages).
+void *load_library(const char *name) {
+    if (std::strcmp(name, "libcuda.so") == 0 && driver().library) return driver().library;
+    return halide_default_load_library(name);
+}
+
 int get_stream(void *, void *, void **stream) {
     *stream = current_stream;
     return halide_error_code_success;
@@ -281,6 +292,7 @@ void install_cuda_hooks() {
     halide_set_cuda_acquire_context(acquire_context);
     halide_set_cuda_release_context(release_context);
     halide_set_cuda_get_stream(get_stream);
+    halide_set_custom_load_library(load_library);
     // Device buffers Halide allocates itself (the resize kernels' per-block
     // scratch) are kept for the next call: cuMemFree would wait for the
     // whole device.

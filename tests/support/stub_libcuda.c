@@ -1,12 +1,15 @@
-/* A stand-in for the CUDA driver library whose entry points return at once,
- * for measuring the host time hres and Halide's CUDA runtime spend per call
- * on a machine without a GPU (the driver's own cost is left out; the GPU
- * machine has ncu, for its kernels, but no host profiler). Nothing runs:
- * device memory is host memory, and launches do nothing. Only for timing,
- * profiling and counting the host side's driver calls:
+/* A stand-in for the CUDA driver library whose entry points return at once
+ * and count their calls. Nothing runs: device memory is host memory, and
+ * launches do nothing. Two uses:
  *
- *   mkdir -p /tmp/stub && cc -O2 -shared -fPIC bench/tune/stub_libcuda.c -o /tmp/stub/libcuda.so.1
- *   ln -sf libcuda.so.1 /tmp/stub/libcuda.so    # the name Halide's runtime opens
+ * - test_cuda_launch_path (tests/CMakeLists.txt builds this as
+ *   stub_driver/libcuda.so.1 and puts it first on that test's library path)
+ *   checks which driver calls a CUDA call makes, on any machine;
+ * - timing, profiling and counting the host's share of a CUDA call on a
+ *   machine without a GPU (the driver's own cost left out; the GPU machine
+ *   has ncu, for its kernels, but no host profiler):
+ *
+ *   mkdir -p /tmp/stub && cc -O2 -shared -fPIC tests/support/stub_libcuda.c -o /tmp/stub/libcuda.so.1
  *   LD_LIBRARY_PATH=/tmp/stub build/bin/bench_cuda_launch
  *   LD_LIBRARY_PATH=/tmp/stub perf record -g build/bin/bench_cuda_launch
  *   STUB_COUNTS=1 LD_LIBRARY_PATH=/tmp/stub build/bin/hres flip in.npy out.npy --device cuda --bench 1000
@@ -15,13 +18,13 @@
  *
  * The entry points are those hres (runtime/src/cuda.cpp) and Halide 21's CUDA
  * runtime look up. bench/RESULTS.md (2026-11-25 evening, 2026-11-29 midday)
- * used it. */
+ * used it. Counting is not thread-safe: one calling thread at a time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* With STUB_COUNTS set, how often each entry point was called, printed at
- * exit: divided by the calls timed, the driver calls hres makes per call. */
+/* How often each entry point was called: stub_calls("cuLaunchKernel"), and
+ * with STUB_COUNTS set, all of them printed at exit. */
 static struct { const char *name; long count; } counts[64];
 static int used;
 static void count_call(const char *name) {
@@ -38,6 +41,13 @@ __attribute__((destructor)) static void print_counts(void) {
     for (int i = 0; i < used; i++) fprintf(stderr, "stub: %-24s %ld\n", counts[i].name, counts[i].count);
 }
 #define COUNTED count_call(__func__);
+
+long stub_calls(const char *name) {
+    for (int i = 0; i < used; i++) {
+        if (strcmp(counts[i].name, name) == 0) return counts[i].count;
+    }
+    return 0;
+}
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
