@@ -395,15 +395,17 @@ void detach(halide_buffer_t *buffer) {
 // weak symbols, declared in HalideRuntimeCuda.h for clients to override, and
 // the definitions below take their place. Halide's own enter and leave the
 // context in each of the three (cuCtxPushCurrent, cuCtxPopCurrent), look the
-// kernel up by name and allocate its argument arrays on every launch: 0.5-0.6
-// us of host time per call on the H200, whose launch itself takes 4.0-4.5 us
-// (bench_cuda_launch, bench/RESULTS.md 2026-11-29 (midday)). These run in the
-// caller's current context without entering it (the primary context is
-// entered only for a thread with none current), find the module and function
-// in the pipeline's own cache, and pass the arguments packed into one buffer
-// at the offsets the driver reports for the kernel (0.1-0.2 us less than a
-// pointer per argument in the same measurement). A module, once loaded for a
-// pipeline and a context, stays loaded until the process ends.
+// kernel up by name and allocate its argument arrays on every launch:
+// 0.25-0.78 us of host time per call on the H200, whose launch itself takes
+// 3.2-4.8 us (bench_cuda_launch, bench/RESULTS.md 2026-11-29 (midday)).
+// These run in the caller's current context without entering it (the
+// primary context is entered only for a thread with none current), find the
+// module and function in the pipeline's own cache, and pass the arguments
+// packed into one buffer at the offsets the driver reports for the kernel
+// (0.1-0.2 us less than a pointer per argument in the same measurement). A
+// module, once loaded for a pipeline and a context, stays loaded until the
+// process ends. tests/test_cuda_launch_path.cpp holds a call to these driver
+// calls.
 namespace hres {
 namespace {
 
@@ -553,7 +555,10 @@ extern "C" int halide_cuda_run(void *user_context, void *state_ptr, const char *
     {
         std::lock_guard<std::mutex> lock(kernels_mutex);
         LoadedModule *module = module_in(static_cast<PipelineKernels *>(state_ptr), context.id());
-        if (!module) return launch_error(user_context, std::string("kernel ") + entry_name + " launched unloaded");
+        if (!module) {
+            return launch_error(user_context,
+                                std::string("kernel ") + entry_name + " launched before its module was loaded here");
+        }
         kernel = kernel_in(user_context, *module, entry_name, arg_sizes);
         if (!kernel) return halide_error_code_gpu_device_error;
     }
