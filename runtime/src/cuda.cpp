@@ -175,6 +175,39 @@ unsigned long long context_id(CUcontext context) {
     return reinterpret_cast<uintptr_t>(context);
 }
 
+// The caller's context (caller_context) in place for the scope: entered only
+// where it is not the thread's current context already, that is, the
+// primary context for a thread with none current. problem() says why there
+// is none.
+class EnteredContext {
+public:
+    EnteredContext() {
+        bool is_current = false;
+        context_ = caller_context(&problem_, &is_current);
+        if (!context_ || is_current) return;
+        if (CUresult r = driver().cuCtxPushCurrent(context_); r != 0) {
+            problem_ = "cannot enter the GPU's primary context: " + error_text(r);
+            context_ = nullptr;
+            return;
+        }
+        entered_ = true;
+    }
+    ~EnteredContext() {
+        CUcontext popped;
+        if (entered_) driver().cuCtxPopCurrent(&popped);
+    }
+    EnteredContext(const EnteredContext &) = delete;
+    EnteredContext &operator=(const EnteredContext &) = delete;
+
+    CUcontext context() const { return context_; }
+    const std::string &problem() const { return problem_; }
+
+private:
+    CUcontext context_ = nullptr;
+    std::string problem_;
+    bool entered_ = false;
+};
+
 thread_local CUstream current_stream = nullptr;
 
 // Halide's hooks (HalideRuntimeCuda.h).
@@ -212,17 +245,9 @@ int get_stream(void *, void *, void **stream) {
 // Runs `body` with the caller's context current; its CUresult becomes a Status.
 template<typename Body>
 Status in_context(const char *what, Body body) {
-    std::string problem;
-    CUcontext context = caller_context(&problem);
-    if (!context) return Status::error(std::string(what) + ": " + problem);
-    const Driver &d = driver();
-    if (CUresult r = d.cuCtxPushCurrent(context); r != 0) {
-        return Status::error(std::string(what) + ": " + error_text(r));
-    }
-    const CUresult r = body(d);
-    CUcontext popped;
-    d.cuCtxPopCurrent(&popped);
-    if (r != 0) return Status::error(std::string(what) + ": " + error_text(r));
+    EnteredContext entered;
+    if (!entered.context()) return Status::error(std::string(what) + ": " + entered.problem());
+    if (CUresult r = body(driver()); r != 0) return Status::error(std::string(what) + ": " + error_text(r));
     return {};
 }
 
@@ -413,6 +438,7 @@ namespace {
 struct Kernel {
     const char *entry;            // its name, a constant of the pipeline's object
     CUfunction function;
+    size_t args;                  // how many arguments the pipeline passes
     std::vector<size_t> offsets;  // each argument's offset in the packed buffer;
     size_t bytes = 0;             // empty where the driver cannot tell them
 };
@@ -437,44 +463,6 @@ int launch_error(void *user_context, const std::string &text) {
     return halide_error_code_gpu_device_error;
 }
 
-// The context a launch runs in, entered for the scope only when it is not the
-// thread's current context already.
-class LaunchContext {
-public:
-    explicit LaunchContext(void *user_context) {
-        std::string problem;
-        bool is_current = false;
-        context_ = caller_context(&problem, &is_current);
-        if (!context_) {
-            status_ = launch_error(user_context, problem);
-            return;
-        }
-        id_ = context_id(context_);
-        if (!is_current) {
-            if (CUresult r = driver().cuCtxPushCurrent(context_); r != 0) {
-                status_ = launch_error(user_context, "cannot enter the GPU's primary context: " + error_text(r));
-                return;
-            }
-            entered_ = true;
-        }
-    }
-    ~LaunchContext() {
-        CUcontext popped;
-        if (entered_) driver().cuCtxPopCurrent(&popped);
-    }
-    LaunchContext(const LaunchContext &) = delete;
-    LaunchContext &operator=(const LaunchContext &) = delete;
-
-    int status() const { return status_; }
-    unsigned long long id() const { return id_; }
-
-private:
-    CUcontext context_ = nullptr;
-    unsigned long long id_ = 0;
-    bool entered_ = false;
-    int status_ = halide_error_code_success;
-};
-
 LoadedModule *module_in(PipelineKernels *pipeline, unsigned long long context) {
     if (!pipeline) return nullptr;
     for (LoadedModule &m : pipeline->modules) {
@@ -493,15 +481,15 @@ const Kernel *kernel_in(void *user_context, LoadedModule &module, const char *en
         if (std::strcmp(k.entry, entry) == 0) return &k;
     }
     const Driver &d = driver();
-    Kernel k{entry, nullptr, {}, 0};
+    size_t count = 0;
+    while (arg_sizes[count] != 0) count++;
+    Kernel k{entry, nullptr, count, {}, 0};
     if (CUresult r = d.cuModuleGetFunction(&k.function, module.module, entry); r != 0) {
         launch_error(user_context, std::string("no kernel ") + entry + " in the pipeline's module: " + error_text(r));
         return nullptr;
     }
     // The packed layout, where the driver tells each parameter's offset and
     // size, and they are the pipeline's argument sizes; else pointers.
-    size_t count = 0;
-    while (arg_sizes[count] != 0) count++;
     bool packed = d.cuFuncGetParamInfo != nullptr;
     for (size_t i = 0; packed && i < count; i++) {
         size_t offset = 0, size = 0;
@@ -524,12 +512,13 @@ const Kernel *kernel_in(void *user_context, LoadedModule &module, const char *en
 
 extern "C" int halide_cuda_initialize_kernels(void *user_context, void **state_ptr, const char *ptx, int) {
     using namespace hres;
-    LaunchContext context(user_context);
-    if (context.status()) return context.status();
+    EnteredContext context;
+    if (!context.context()) return launch_error(user_context, context.problem());
+    const unsigned long long id = context_id(context.context());
     std::lock_guard<std::mutex> lock(kernels_mutex);
     auto *pipeline = static_cast<PipelineKernels *>(*state_ptr);
     if (!pipeline) *state_ptr = pipeline = new PipelineKernels;
-    if (module_in(pipeline, context.id())) return halide_error_code_success;
+    if (module_in(pipeline, id)) return halide_error_code_success;
     // The pipeline's first call in this context: the driver compiles its PTX
     // (milliseconds), with the register cap Halide's runtime sets (64, or
     // HL_CUDA_JIT_MAX_REGISTERS for experiments).
@@ -541,7 +530,7 @@ extern "C" int halide_cuda_initialize_kernels(void *user_context, void **state_p
     if (CUresult r = driver().cuModuleLoadDataEx(&module, ptx, 1, &option, &value); r != 0) {
         return launch_error(user_context, "the driver cannot load the kernels: " + error_text(r));
     }
-    pipeline->modules.push_back({context.id(), module, {}});
+    pipeline->modules.push_back({id, module, {}});
     return halide_error_code_success;
 }
 
@@ -549,12 +538,13 @@ extern "C" int halide_cuda_run(void *user_context, void *state_ptr, const char *
                                int blocks_y, int blocks_z, int threads_x, int threads_y, int threads_z,
                                int shared_mem_bytes, size_t arg_sizes[], void *args[], int8_t arg_is_buffer[]) {
     using namespace hres;
-    LaunchContext context(user_context);
-    if (context.status()) return context.status();
+    EnteredContext context;
+    if (!context.context()) return launch_error(user_context, context.problem());
+    const unsigned long long id = context_id(context.context());
     const Kernel *kernel = nullptr;
     {
         std::lock_guard<std::mutex> lock(kernels_mutex);
-        LoadedModule *module = module_in(static_cast<PipelineKernels *>(state_ptr), context.id());
+        LoadedModule *module = module_in(static_cast<PipelineKernels *>(state_ptr), id);
         if (!module) {
             return launch_error(user_context,
                                 std::string("kernel ") + entry_name + " launched before its module was loaded here");
@@ -567,8 +557,7 @@ extern "C" int halide_cuda_run(void *user_context, void *state_ptr, const char *
     const auto value = [&](size_t i) -> void * {
         return arg_is_buffer[i] ? &static_cast<halide_buffer_t *>(args[i])->device : args[i];
     };
-    size_t count = 0;
-    while (arg_sizes[count] != 0) count++;
+    const size_t count = kernel->args;
     constexpr size_t kMaxPacked = 4096, kMaxPointers = 256;
     alignas(16) unsigned char packed[kMaxPacked];
     size_t packed_bytes = kernel->bytes;
