@@ -113,23 +113,32 @@ constexpr float kTheta[6] = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f}
 double g_min_time = 0.3;  // seconds of timed calls per measurement
 bool g_cuda = false;      // --device cuda
 
-// GPU per-call time: median over batches of 20 calls, each batch ending in a
-// stream synchronisation (the first batch, with the module load, is a warm-up).
+// GPU per-call time: median over batches of calls, each batch ending in a
+// stream synchronisation (the first batch, with the module load, is a
+// warm-up). A batch is sized, doubling from 20 calls, to last at least 2 ms,
+// so that what only a batch's end costs (the last kernel's run after its
+// launch and the synchronisation, 5-10 us on the H200) weighs under 0.5%:
+// the way PyTorch is timed beside it (cuda_peers.py: torch.utils.benchmark's
+// blocked_autorange sizes its blocks for a synchronisation under 1e-4 of a
+// block, 10,000 calls for the small rows). Fixed batches of 20 charged every
+// small call 0.25-0.4 us of batch end that eager's blocks did not carry.
 double median_us_batched(const std::function<void()> &call) {
     using clock = std::chrono::steady_clock;
-    constexpr int kBatch = 20;
+    constexpr double kMinBatchUs = 2000.0;
+    int calls = 20;
     auto batch = [&] {
         const auto t0 = clock::now();
-        for (int i = 0; i < kBatch; i++) call();
+        for (int i = 0; i < calls; i++) call();
         (void)hres::cuda_synchronize();
-        return std::chrono::duration<double, std::micro>(clock::now() - t0).count() / kBatch;
+        return std::chrono::duration<double, std::micro>(clock::now() - t0).count();
     };
-    batch();
+    batch();  // warm-up: the module load
+    for (double us = batch(); us < kMinBatchUs && calls < (1 << 20); us = batch()) calls *= 2;
     std::vector<double> times;
     const auto start = clock::now();
     while (times.size() < 7 ||
            (times.size() < 500 && std::chrono::duration<double>(clock::now() - start).count() < g_min_time)) {
-        times.push_back(batch());
+        times.push_back(batch() / calls);
     }
     std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
     return times[times.size() / 2];
@@ -166,7 +175,7 @@ std::vector<double> medians_in_turn(const std::vector<std::function<void()>> &ca
 
 // Median of per-call times (medians_in_turn of one call; CUDA in batches).
 double median_us(const std::function<void()> &call) {
-    // Asynchronous calls: time batches of 20 between synchronisations.
+    // Asynchronous calls: time batches of calls between synchronisations.
     if (g_cuda) return median_us_batched(call);
     return medians_in_turn({call})[0];
 }

@@ -1,9 +1,9 @@
 // Where the time of a small CUDA call goes (a measuring tool, not a test).
 //
-// bench_hres --device cuda times calls in batches of 20 between stream
-// synchronisations, as a stream of calls runs. A batch costs the larger of
-// two times: the host's, enqueueing the 20 calls, and the GPU's, running
-// them. This prints both, per call, for
+// bench_hres --device cuda times calls in batches between stream
+// synchronisations, as a stream of calls runs (batches of at least 2 ms,
+// about 500 small calls). A batch costs the larger of two times: the
+// host's, enqueueing the calls, and the GPU's, running them. This prints both, per call, for
 //   * an empty kernel launched through the driver API alone: the floor any
 //     one-launch call pays on this machine;
 //   * the same with the parameters of hres's flip kernel, passed one pointer
@@ -94,8 +94,10 @@ std::string many_params_kernel() {
     return ptx;
 }
 
-constexpr int kCallsPerBatch = 20;  // as bench_hres times GPU calls
-int batches = 200;
+// As bench_hres batches the small calls (20 until 2026-11-29 (afternoon):
+// the sections before it in bench/RESULTS.md were timed so).
+constexpr int kCallsPerBatch = 500;
+int batches = 40;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());

@@ -92,10 +92,13 @@ def reference(op, x, oh, ow, mode, antialias, align_corners):
     return torch.flip(xc, [-1] if op == "hflip" else [-2])
 
 
-def time_us(fn):
+def time_us(fn, label):
+    """Median per-call time of fn in blocks of calls between synchronisations; the block size
+    (blocked_autorange's choice) goes to stderr: bench_hres sizes its batches to match."""
     fn()
     torch.cuda.synchronize()
     t = benchmark.Timer(stmt="fn()", globals={"fn": fn}).blocked_autorange(min_run_time=0.3)
+    print("%s: %d calls per block" % (label, t.number_per_run), file=sys.stderr)
     return t.median * 1e6
 
 
@@ -269,8 +272,9 @@ def main():
             _, _, eager_fn, npp_made, _ = prepared[key]
             t = times[key]
             t[0] = best_of(t[0], ours)
-            t[1] = best_of(t[1], time_us(eager_fn) if eager_fn is not None else None)
-            t[2] = best_of(t[2], time_us(npp_made[0]) if npp_made is not None else None)
+            label = " ".join(key)
+            t[1] = best_of(t[1], time_us(eager_fn, "eager " + label) if eager_fn is not None else None)
+            t[2] = best_of(t[2], time_us(npp_made[0], "NPP " + label) if npp_made is not None else None)
 
     print("GPU: %s; PyTorch %s; NPP %s; best of %d round(s)\n" % (
         torch.cuda.get_device_name(0), torch.__version__, "found" if npp else "not found", rounds))
