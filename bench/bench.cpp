@@ -5,7 +5,10 @@
 // large flips (its calls and hres's in turn). Ratios are only meaningful
 // within one run on one machine.
 //
-//   bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]
+//   bench_hres [--filter TEXT] [--seeds] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]
+//
+// --seeds keeps only the seed rows (bold in BENCH.md), for more rounds of
+// the rows the targets are set on in the same time.
 //
 // --list prints the case labels ("op NxCxHxW -> OHxOW mode dtype layout"),
 // each followed by a tab and "seed" or "-", and times nothing: bench/compare.py
@@ -306,13 +309,15 @@ std::string number(double v) {
 int main(int argc, char **argv) {
     std::string filter;
     int threads = 1;
-    bool list = false;
+    bool list = false, seeds_only = false;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
         if (arg == "--filter" && i + 1 < argc) {
             filter = argv[++i];
         } else if (arg == "--list") {
             list = true;
+        } else if (arg == "--seeds") {
+            seeds_only = true;
         } else if (arg == "--min-time" && i + 1 < argc) {
             g_min_time = std::atof(argv[++i]);
         } else if (arg == "--threads" && i + 1 < argc) {
@@ -322,7 +327,8 @@ int main(int argc, char **argv) {
             g_cuda = argv[++i] == std::string("cuda");
         } else {
             std::fprintf(stderr,
-                         "usage: bench_hres [--filter TEXT] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]\n");
+                         "usage: bench_hres [--filter TEXT] [--seeds] [--min-time SECONDS] [--threads N] [--device cpu|cuda] "
+                         "[--list]\n");
             return 2;
         }
     }
@@ -358,9 +364,10 @@ int main(int argc, char **argv) {
                 const std::string label = std::string(op_name(k.op)) + " " + shape + " " + mode_name(k) + " " +
                                           hres::to_string(dtype) + (nhwc ? " nhwc" : " nchw");
                 if (!filter.empty() && label.find(filter) == std::string::npos) continue;
+                const std::string seeds = std::string(" ") + k.seed + " ";
+                const bool seed = seeds.find(std::string(" ") + hres::to_string(dtype) + " ") != std::string::npos;
+                if (seeds_only && !seed) continue;
                 if (list) {
-                    const std::string seeds = std::string(" ") + k.seed + " ";
-                    const bool seed = seeds.find(std::string(" ") + hres::to_string(dtype) + " ") != std::string::npos;
                     std::printf("%s\t%s\n", label.c_str(), seed ? "seed" : "-");
                     continue;
                 }

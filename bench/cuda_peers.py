@@ -18,7 +18,8 @@ fast-but-wrong kernel is counted: a mismatch is flagged in the table.
 kernels by up to ~1e-4 on these rows.)
 
 Usage (on the GPU machine, with the bench binary built elsewhere):
-  python3 bench/cuda_peers.py --bench build/bin/bench_hres --hres build/bin/hres [--filter TEXT] [--rounds N]
+  python3 bench/cuda_peers.py --bench build/bin/bench_hres --hres build/bin/hres [--filter TEXT] [--seeds]
+                            [--rounds N]
 Prints a Markdown table with ratios hres/peer. With --rounds N, hres's table
 and each case's peers are timed N times in turn and every cell is the best of
 them: the small calls (4-6 us) move by up to 1.3x between runs on the H100.
@@ -250,6 +251,7 @@ def main():
     ap.add_argument("--bench", required=True, help="path to bench_hres")
     ap.add_argument("--hres", help="path to the hres CLI (checks outputs against PyTorch)")
     ap.add_argument("--filter", default="")
+    ap.add_argument("--seeds", action="store_true", help="only BENCH.md's seed rows (bench_hres --seeds)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="interleaved rounds (hres's whole table, then each case's peers); each cell the best")
     args = ap.parse_args()
@@ -258,6 +260,8 @@ def main():
     cmd = [args.bench, "--device", "cuda", "--min-time", "0.3"]
     if args.filter:
         cmd += ["--filter", args.filter]
+    if args.seeds:
+        cmd += ["--seeds"]
     npp = load_npp()
     prepared = {}  # case key -> prepare()'s tuple
     times = {}  # case key -> [hres, eager, NPP], best of the rounds
