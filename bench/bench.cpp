@@ -120,11 +120,12 @@ bool g_cuda = false;      // --device cuda
 // stream synchronisation (the first batch, with the module load, is a
 // warm-up). A batch is sized, doubling from 20 calls, to last at least 2 ms,
 // so that what only a batch's end costs (the last kernel's run after its
-// launch and the synchronisation, 5-10 us on the H200) weighs under 0.5%:
-// the way PyTorch is timed beside it (cuda_peers.py: torch.utils.benchmark's
-// blocked_autorange sizes its blocks for a synchronisation under 1e-4 of a
-// block, 10,000 calls for the small rows). Fixed batches of 20 charged every
-// small call 0.25-0.4 us of batch end that eager's blocks did not carry.
+// launch, and the synchronisation) weighs little, as in the way PyTorch is
+// timed beside it (cuda_peers.py: torch.utils.benchmark's blocked_autorange
+// sizes its blocks for a synchronisation under 1e-4 of a block, 10,000
+// calls for the small rows). Fixed batches of 20 charged every small call
+// 0.1-0.3 us of a batch's end that eager's blocks did not carry (both sizes
+// side by side on the H200: bench/RESULTS.md, 2026-11-29 (afternoon)).
 double median_us_batched(const std::function<void()> &call) {
     using clock = std::chrono::steady_clock;
     constexpr double kMinBatchUs = 2000.0;

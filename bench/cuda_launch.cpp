@@ -3,7 +3,8 @@
 // bench_hres --device cuda times calls in batches between stream
 // synchronisations, as a stream of calls runs (batches of at least 2 ms,
 // about 500 small calls). A batch costs the larger of two times: the
-// host's, enqueueing the calls, and the GPU's, running them. This prints both, per call, for
+// host's, enqueueing the calls, and the GPU's, running them. This prints
+// both, per call, for
 //   * an empty kernel launched through the driver API alone: the floor any
 //     one-launch call pays on this machine;
 //   * the same with the parameters of hres's flip kernel, passed one pointer
