@@ -54,13 +54,22 @@ inline Expr reflect_coordinate(Expr u, Expr size, Expr align_corners) {
     return strict_float(select(align_corners && size <= 1, 0.0f, mirrored));
 }
 
+// Clamps u into [0, last] as PyTorch's vectorised CPU kernel does: x86's
+// max(u, 0), then min(that, last), which return their second operand where
+// one is NaN. So NaN maps to 0 and +-inf to the edges (a reflected +-inf is
+// NaN, hence 0 too).
+inline Expr clip_coordinate(Expr u, Expr last) {
+    Expr above_zero = select(u > 0.0f, u, 0.0f);
+    return strict_float(select(above_zero < last, above_zero, last));
+}
+
 // grid_sample's padding transform P(u) on a coordinate in pixel units
 // (SPEC.md 6.2): zeros leaves it (reads outside give 0), border clamps it
 // into the image, reflection mirrors then clamps it.
 inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) {
     Expr last = cast<float>(size - 1);
-    Expr clamped = clamp(u, 0.0f, last);
-    Expr reflected = clamp(reflect_coordinate(u, size, align_corners), 0.0f, last);
+    Expr clamped = clip_coordinate(u, last);
+    Expr reflected = clip_coordinate(reflect_coordinate(u, size, align_corners), last);
     return strict_float(select(is_padding(padding, Padding::border), clamped,
                                is_padding(padding, Padding::reflection), reflected,
                                u));

@@ -19,6 +19,8 @@ using namespace Halide;
 using Halide::Internal::make_const;
 using Halide::Internal::make_one;
 using Halide::Internal::make_zero;
+using Halide::Internal::const_false;
+using Halide::Internal::const_true;
 
 // Float32 operations that PTX code must round exactly as written. Halide
 // compiles PTX with unsafe math: a multiply feeding an add becomes one fused
@@ -79,49 +81,6 @@ inline Expr area_pixel_scale(Expr in, Expr out, Expr align_corners, Expr user_sc
                                scale_from_sizes_or_factor(user_scale, in, out, t)));
 }
 
-// PyTorch's area_pixel_compute_source_index. Linear filters clamp a negative
-// coordinate to 0 (edge replication); cubic keeps it and clamps the taps instead.
-inline Expr area_pixel_source(Expr scale, Expr i, Expr align_corners, bool cubic) {
-    Type t = scale.type();
-    Expr fi = cast(t, i);
-    Expr centred = unfused_product(scale, fi + make_const(t, 0.5)) - make_const(t, 0.5);
-    if (!cubic) {
-        centred = select(centred < 0, make_zero(t), centred);
-    }
-    return strict_float(select(align_corners, unfused_product(scale, fi), centred));
-}
-
-// Nearest-neighbour source index (SPEC.md 2). `legacy` enables the special case
-// of PyTorch's channels-last CPU kernel (out == in -> i, out == 2*in -> i/2),
-// which ignores an explicit scale factor.
-inline Expr nearest_source(Expr i, Expr in, Expr out, Expr user_scale, bool exact, Expr legacy) {
-    Expr scale = scale_from_sizes_or_factor(user_scale, in, out, Float(32));
-    Expr fi = cast<float>(i);
-    Expr src = strict_float(floor(exact ? scale * (fi + 0.5f) : scale * fi));
-    Expr index = min(cast<int>(src), in - 1);
-    if (!exact) {
-        index = select(legacy && out == in, i,
-                       legacy && out == 2 * in, i / 2,
-                       index);
-    }
-    return index;
-}
-
-// Bounds of nearest_source's index over a span of outputs, for bounds
-// inference (the index itself comes from a table, whose values it cannot
-// see): the same product in float64, where it is exact, widened by the
-// float32 rounding (at most 2^-24 of it) or, under the legacy short cut,
-// which differs from the formula by less than a pixel, by one pixel.
-inline std::pair<Expr, Expr> nearest_source_bounds(Expr i, Expr in, Expr out, Expr user_scale, bool exact,
-                                                   Expr legacy) {
-    Expr scale = cast<double>(scale_from_sizes_or_factor(user_scale, in, out, Float(32)));
-    Expr p = scale * (cast<double>(i) + Expr(exact ? 0.5 : 0.0));
-    const Expr one(1.0), narrower(1.0 - std::ldexp(1.0, -22)), wider(1.0 + std::ldexp(1.0, -22));
-    Expr lo = select(legacy, p - one, p * narrower);
-    Expr hi = select(legacy, p + one, p * wider);
-    return {clamp(cast<int>(floor(lo)), 0, in - 1), clamp(cast<int>(floor(hi)), 0, in - 1)};
-}
-
 // a * b + c rounded once to float32, as the fused multiply-add PyTorch's
 // compiled CPU code uses. CUDA has the operation itself (libdevice's, since
 // Halide's PTX would narrow a float64 detour back to separate float32
@@ -138,6 +97,69 @@ inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
     Expr hardware = Call::make(Float(32), "llvm.fma.f32", {a, b, c}, Call::PureExtern);
     return strict_float(on_cuda(libdevice("__nv_fmaf", {a, b, c}),
                                 select(target_has_feature(Target::FMA), hardware, emulated)));
+}
+
+// PyTorch's area_pixel_compute_source_index. Linear filters clamp a negative
+// coordinate to 0 (edge replication); cubic keeps it and clamps the taps instead.
+// `fused`: scale * (i + 0.5) - 0.5 rounded once, where PyTorch's AVX2 and
+// AVX-512 builds contract it into a fused multiply-add (float32 only: its
+// generic cubic and channels-last linear kernels; SEMANTICS.md, "Ties").
+inline Expr area_pixel_source(Expr scale, Expr i, Expr align_corners, bool cubic, Expr fused) {
+    Type t = scale.type();
+    Expr fi = cast(t, i);
+    Expr half = make_const(t, 0.5);
+    Expr centred = unfused_product(scale, fi + half) - half;
+    if (t == Float(32)) {
+        centred = select(fused, fused_multiply_add_f32(scale, fi + half, -half), centred);
+    }
+    if (!cubic) {
+        centred = select(centred < 0, make_zero(t), centred);
+    }
+    return strict_float(select(align_corners, unfused_product(scale, fi), centred));
+}
+
+// Nearest-neighbour source index (SPEC.md 2), as the PyTorch kernel that
+// `channels_last` names computes it (PyTorch has two CPU kernels for nearest
+// and bilinear resizing; the wrapper's pytorch_channels_last_kernel says
+// which a call gets). Its channels-last kernel takes a legacy
+// short cut for nearest (out == in -> i, out == 2*in -> i/2, ignoring an
+// explicit scale factor) and rounds nearest-exact's scale * (i + 0.5) once;
+// the generic kernel rounds nearest-exact as max(scale * (i + 0.5) - 0.5, 0)
+// + 0.5, whose product and difference PyTorch's AVX2 and AVX-512 builds fuse
+// (its portable build does not, and equals the one-product form).
+inline Expr nearest_source(Expr i, Expr in, Expr out, Expr user_scale, bool exact, Expr channels_last) {
+    Expr scale = scale_from_sizes_or_factor(user_scale, in, out, Float(32));
+    Expr fi = cast<float>(i);
+    Expr src;
+    if (exact) {
+        Expr one_product = strict_float(floor(scale * (fi + 0.5f)));
+        Expr centred = area_pixel_source(scale, i, const_false(), false, const_true());
+        src = select(channels_last, one_product, strict_float(floor(centred + 0.5f)));
+    } else {
+        src = strict_float(floor(scale * fi));
+    }
+    Expr index = min(cast<int>(src), in - 1);
+    if (!exact) {
+        index = select(channels_last && out == in, i,
+                       channels_last && out == 2 * in, i / 2,
+                       index);
+    }
+    return index;
+}
+
+// Bounds of nearest_source's index over a span of outputs, for bounds
+// inference (the index itself comes from a table, whose values it cannot
+// see): the same product in float64, where it is exact, widened by the
+// float32 roundings (at most 2^-23 of it) or, under the legacy short cut,
+// which differs from the formula by less than a pixel, by one pixel.
+inline std::pair<Expr, Expr> nearest_source_bounds(Expr i, Expr in, Expr out, Expr user_scale, bool exact,
+                                                   Expr channels_last) {
+    Expr scale = cast<double>(scale_from_sizes_or_factor(user_scale, in, out, Float(32)));
+    Expr p = scale * (cast<double>(i) + Expr(exact ? 0.5 : 0.0));
+    const Expr one(1.0), narrower(1.0 - std::ldexp(1.0, -22)), wider(1.0 + std::ldexp(1.0, -22));
+    Expr lo = select(channels_last, p - one, p * narrower);
+    Expr hi = select(channels_last, p + one, p * wider);
+    return {clamp(cast<int>(floor(lo)), 0, in - 1), clamp(cast<int>(floor(hi)), 0, in - 1)};
 }
 
 // grid_sample's map from a normalised coordinate g (-1 and +1 are the image

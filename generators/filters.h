@@ -36,12 +36,27 @@ inline Expr cubic_far(Expr d, Expr a) {
     return unfused_product(unfused_product(unfused_product(a, d) - 5 * a, d) + 8 * a, d) - 4 * a;
 }
 
+// The same as PyTorch's AVX2 and AVX-512 builds evaluate them in their
+// generic resize kernel (HelperInterpCubic, float32): every multiply and add
+// fused into one rounding but each polynomial's last. Bit for bit PyTorch
+// 2.15's weights (docs/SEMANTICS.md, "Ties"; the plain forms differ by an
+// ulp, and are exactly 0 where these are not).
+inline Expr cubic_near_fused(Expr d, Expr a) {
+    return unfused_product(unfused_product(fused_multiply_add_f32(a + 2, d, -(a + 3)), d), d) + 1;
+}
+inline Expr cubic_far_fused(Expr d, Expr a) {
+    Expr inner = fused_multiply_add_f32(fused_multiply_add_f32(a, d, -(5 * a)), d, 8 * a);
+    return unfused_product(inner, d) - 4 * a;
+}
+
 // The four weights of taps floor(u)-1 .. floor(u)+2 at fraction t = u - floor(u),
-// each in the form PyTorch's float kernels evaluate (resize and grid_sample).
-inline std::vector<Expr> cubic_coefficients(Expr t, Expr a) {
+// each in the form PyTorch's float kernels evaluate: grid_sample's plain
+// forms, or (`fused`) its resize kernel's.
+inline std::vector<Expr> cubic_coefficients(Expr t, Expr a, bool fused = false) {
     Expr one = make_one(t.type());
-    return {strict_float(cubic_far(t + one, a)), strict_float(cubic_near(t, a)),
-            strict_float(cubic_near(one - t, a)), strict_float(cubic_far((one - t) + one, a))};
+    auto near = [&](Expr d) { return strict_float(fused ? cubic_near_fused(d, a) : cubic_near(d, a)); };
+    auto far = [&](Expr d) { return strict_float(fused ? cubic_far_fused(d, a) : cubic_far(d, a)); };
+    return {far(t + one), near(t), near(one - t), far((one - t) + one)};
 }
 
 inline Expr filter_value(Filter f, Expr d, Expr cubic_a) {
@@ -100,6 +115,8 @@ struct AxisSpec {
     Expr in, out;        // extents along the axis
     Expr align_corners;  // bool
     Expr user_scale;     // float64, <= 0 when not given
+    // PyTorch would run its channels-last kernel (coords.h, nearest_source).
+    Expr channels_last = Halide::Internal::const_false();
 };
 
 namespace detail {
@@ -164,7 +181,10 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     const Type t = fixed ? Float(64) : Float(32);
 
     Expr scale = area_pixel_scale(axis.in, axis.out, axis.align_corners, axis.user_scale, t);
-    Expr r = area_pixel_source(scale, i, axis.align_corners, cubic);
+    // Float coordinates round as PyTorch's x86 builds compute them: fused
+    // in its cubic kernel and in its channels-last linear one (coords.h).
+    Expr fused = cubic ? Halide::Internal::const_true() : axis.channels_last;
+    Expr r = area_pixel_source(scale, i, axis.align_corners, cubic, fused);
     // The uint8 path floors the coordinate after rounding it to float32.
     Expr index = min(cast<int>(floor(cast<float>(r))), axis.in - 1);
     Expr frac = strict_float(clamp(r - cast(t, index), make_zero(t), make_one(t)));
@@ -176,7 +196,7 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
         w[0] = strict_float(make_one(t) - frac);
         w[1] = frac;
     } else if (!fixed) {
-        w = cubic_coefficients(frac, make_const(t, -0.75));
+        w = cubic_coefficients(frac, make_const(t, -0.75), /*fused=*/true);
     } else {
         // The uint8 path evaluates the filter at each tap's distance (1 - (1 - t)
         // is not t in floating point, so this differs from the float forms).

@@ -142,6 +142,10 @@ public:
     Input<Buffer<void, 4>> input{"input"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
     Input<double> scale_w{"scale_w"};
+    // PyTorch would run its channels-last kernel, not its generic one: the
+    // two round coordinates differently at ties (the wrapper decides,
+    // runtime/src/resize.cpp: pytorch_channels_last_kernel; coords.h).
+    Input<bool> channels_last{"channels_last"};
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
@@ -160,23 +164,20 @@ public:
             set_seed_estimates(input, output);
             scale_h.set_estimate(0.0);
             scale_w.set_estimate(0.0);
+            channels_last.set_estimate(false);
         };
         Var x("x"), y("y"), c("c"), n("n");
         Expr in_w = input.dim(0).extent(), in_h = input.dim(1).extent();
         Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
 
-        // PyTorch's CPU channels-last kernel takes a legacy index short cut;
-        // it runs for channels-last inputs with C > 3 and for small outputs.
-        Expr legacy = (input.dim(2).stride() == 1 && input.dim(2).extent() > 3) ||
-                      (out_h + out_w <= 128);
 
         Func source_x("source_x"), source_y("source_y");
         // The indices are in range by construction. Columns are read once
         // per output pixel: the promise tells bounds inference their range
         // without clamping each again (boundary.h); rows once per output
         // row, so their clamp costs nothing.
-        source_x(x) = index_bits(nearest_source(x, in_w, out_w, scale_w, exact, legacy));
-        source_y(y) = nearest_source(y, in_h, out_h, scale_h, exact, legacy);
+        source_x(x) = index_bits(nearest_source(x, in_w, out_w, scale_w, exact, channels_last));
+        source_y(y) = nearest_source(y, in_h, out_h, scale_h, exact, channels_last);
         auto column_of = [&](Expr i) { return promised_index(source_x(i), 0, in_w - 1); };
         auto row_of = [&](Expr j) { return clamp_tap(source_y(j), in_h); };
         Expr column = column_of(x);
@@ -239,7 +240,7 @@ public:
         // 3. Otherwise `direct`.
         const bool reuse_on = reuse_rows >= 0 ? reuse_rows > 0 : input.type() == UInt(8);
         Expr reuse = reuse_on ? on_cuda(false, out_h > in_h) : Halide::Internal::const_false();
-        auto [lowest, highest] = nearest_source_bounds(y, in_h, out_h, scale_h, exact, legacy);
+        auto [lowest, highest] = nearest_source_bounds(y, in_h, out_h, scale_h, exact, channels_last);
         Func gathered_rows("gathered_rows");
         gathered_rows(x, y, c, n) = input(column, y, c, n);
         Expr reused = gathered_rows(x, clamp(source_y(y), lowest, highest), c, n);
@@ -481,6 +482,10 @@ public:
     Input<bool> align_corners{"align_corners"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
     Input<double> scale_w{"scale_w"};
+    // PyTorch would run its channels-last kernel, not its generic one: the
+    // two round coordinates differently at ties (the wrapper decides,
+    // runtime/src/resize.cpp: pytorch_channels_last_kernel; coords.h).
+    Input<bool> channels_last{"channels_last"};
     Output<Buffer<void, 4>> output{"output"};
 
     // With host_tables, after the inputs above: per axis the first input
@@ -527,8 +532,8 @@ public:
         }
         Var x("x"), y("y"), c("c"), n("n"), k("k");
 
-        AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w};
-        AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
+        AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w, channels_last};
+        AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
         const bool span = span_bound(span_taps, get_target().has_gpu_feature(), pixel);
         AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
@@ -794,6 +799,7 @@ public:
         align_corners.set_estimate(false);
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
+        channels_last.set_estimate(false);
 
         if (!using_autoscheduler()) {
             std::vector<Func> tables = taps_x.tables;
@@ -851,6 +857,10 @@ public:
     Input<bool> align_corners{"align_corners"};
     Input<double> scale_h{"scale_h"};  // explicit scale factor, <= 0 when not given
     Input<double> scale_w{"scale_w"};  // unused (the width is unchanged): the two-pass kernels' signature
+    // PyTorch would run its channels-last kernel, not its generic one: the
+    // two round coordinates differently at ties (the wrapper decides,
+    // runtime/src/resize.cpp: pytorch_channels_last_kernel; coords.h).
+    Input<bool> channels_last{"channels_last"};
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
@@ -861,7 +871,7 @@ public:
         accept_planar(input);
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
-        AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h};
+        AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
         const bool span = span_bound(span_taps, get_target().has_gpu_feature(), pixel);
         AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
@@ -894,6 +904,7 @@ public:
         align_corners.set_estimate(false);
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
+        channels_last.set_estimate(false);
         if (!using_autoscheduler()) {
             VerticalResizeFuncs funcs{output, sum, pairs, taps.tables, x, y, c, n, !antialias, r.x};
             if (taps.largest.defined()) funcs.maxima.push_back({taps.largest, taps.largest_over});

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ python3 python3-venv libpng-dev libgtest-dev)
+packages=(g++ python3 python3-venv libpng-dev zlib1g-dev libgtest-dev)
 if [[ "${HRES_WITH_OPENCV:-0}" == 1 ]]; then packages+=(libopencv-dev); fi
 
 missing=()

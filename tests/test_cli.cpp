@@ -3,11 +3,14 @@
 // status in 1..127 without leaving an output file; successful runs produce
 // files with the right shape, type and (for nearest) hand-computed values.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -28,6 +31,7 @@
 #include "image_io.h"
 #include "support/files.h"
 #include "support/harness.h"
+#include "support/tables.h"
 
 #ifndef HRES_CLI_PATH
 #error "compile with -DHRES_CLI_PATH=\"/path/to/hres\""
@@ -404,6 +408,83 @@ TEST_F(CliTest, NearestMatchesHandComputedPick) {
     // --scale 0.5 samples with 1/0.5 = 2, the same pick as 4 -> 2.
     expect_success({"resize", "ramp.npy", "out.npy", "--mode", "nearest", "--scale", "0.5"});
     EXPECT_EQ(load("out.npy").bytes, (std::vector<uint8_t>{0, 2, 8, 10}));
+}
+
+// A PNG of a header alone: `width` x `height` 8-bit RGBA and a 1-byte IDAT,
+// cut there (no IEND), as a decompression bomb is.
+std::string png_header_only(uint32_t width, uint32_t height) {
+    auto be32 = [](uint32_t v) {
+        return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    };
+    auto chunk = [&](const std::string &type, const std::string &data) {
+        const std::string body = type + data;
+        const uLong crc = crc32(0, reinterpret_cast<const Bytef *>(body.data()), uInt(body.size()));
+        return be32(uint32_t(data.size())) + body + be32(uint32_t(crc));
+    };
+    const std::string ihdr = be32(width) + be32(height) + std::string{8, 6, 0, 0, 0};
+    return std::string("\x89PNG\r\n\x1a\n", 8) + chunk("IHDR", ihdr) + chunk("IDAT", std::string(1, '\0'));
+}
+
+// The hardening issue's two attacks, refused at once with messages that name
+// the size and the limit, well under 100 MB.
+TEST_F(CliTest, HostileSizesAreRefusedAtOnce) {
+    write_text(work.file("bomb.png"), png_header_only(65536, 65536));
+    save("small.png", make_image(DType::u8, 1, 3, 8, 8));
+    const auto start = std::chrono::steady_clock::now();
+    CliResult r = expect_clean_failure({"resize", "bomb.png", "o.png", "--size", "4x4"});
+    EXPECT_NE(r.err.find("65536x65536"), std::string::npos) << r.err;
+    r = expect_clean_failure({"resize", "small.png", "o.png", "--size", "60000x60000"});
+    EXPECT_NE(r.err.find("1x3x60000x60000"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("2^31-1"), std::string::npos) << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+    // Within the element limit, beyond the memory budget, and within it when raised.
+    save("small.npy", make_image(DType::f32, 1, 3, 8, 8));
+    r = expect_clean_failure({"resize", "small.npy", "o.npy", "--size", "20000x20000"});
+    EXPECT_NE(r.err.find("memory budget of 4.0 GiB"), std::string::npos) << r.err;
+    r = expect_clean_failure({"resize", "small.png", "o.npy", "--size", "600x600", "--max-memory", "1M"});
+    EXPECT_NE(r.err.find("memory budget of 1.0 MiB"), std::string::npos) << r.err;
+    expect_success({"resize", "small.png", "o.npy", "--size", "600x600", "--max-memory", "3M"});
+    struct rusage usage {};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    EXPECT_LT(usage.ru_maxrss, 100 * 1024) << "the CLI's peak resident KiB";
+    for (const char *bad : {"0", "1X", "M", "-5", "99999999999999999G"}) {
+        expect_failure(2, {"resize", "small.png", "o.npy", "--size", "4x4", "--max-memory", bad});
+    }
+}
+
+// A sample of the nearest and nearest-exact index maps of tests/data/ties
+// (PyTorch 2.15's, test_ties checks them all through the library), the
+// issue's ties among them (2 -> 141 at output 70, 4 -> 166 at 41, 14 -> 287
+// at 20), through the command line: NCHW with a tall output and NHWC with 4
+// channels meet PyTorch's two kernels (coords.h, channels_last_kernel).
+TEST_F(CliTest, NearestMapsMatchPyTorchAtTies) {
+    const hres_test::Table maps = hres_test::load_table("nearest_maps");  // (mode, kernel, in, out, i)
+    ASSERT_EQ(maps.shape.size(), 3u);
+    auto offset = [](int64_t n, int64_t o) { return (n - 1) * 300 * 301 / 2 + o * (o - 1) / 2; };
+    for (int mode = 0; mode < 2; mode++) {
+        for (int kernel = 0; kernel < 2; kernel++) {
+            for (int64_t n : {2, 4, 6, 14, 33, 64}) {
+                for (int64_t o : {41, 123, 141, 159, 166, 287, 300}) {
+                    const int64_t channels = kernel == 0 ? 2 : 4, other = kernel == 0 ? std::max<int64_t>(1, 129 - o) : 1;
+                    HostImage row = make_image(DType::u8, 1, channels, 1, n);
+                    for (int64_t c = 0; c < channels; c++)
+                        for (int64_t j = 0; j < n; j++) row.bytes[size_t(c * n + j)] = uint8_t(j);
+                    save("row.npy", row);
+                    expect_success({"resize", "row.npy", "out.npy", "--mode", mode ? "nearest-exact" : "nearest",
+                                    "--size", std::to_string(other) + "x" + std::to_string(o), "--layout",
+                                    kernel == 0 ? "nchw" : "nhwc"});
+                    const HostImage out = load("out.npy");
+                    ASSERT_EQ(out.bytes.size(), size_t(channels * other * o));
+                    const int64_t at = (mode * 2 + kernel) * maps.shape[2] + offset(n, o);
+                    for (int64_t i = 0; i < o; i++) {
+                        ASSERT_EQ(int(out.bytes[size_t(i)]), int(maps.u8(at + i)))
+                            << (mode ? "nearest-exact " : "nearest ") << (kernel ? "nhwc " : "nchw ") << n << " -> "
+                            << o << " at output " << i;
+                    }
+                }
+            }
+        }
+    }
 }
 
 // uint8 bit for bit; float32 within SPEC.md's tolerance, as planar float32

@@ -3,10 +3,12 @@
 // Needs only image_io.cpp, libpng and GoogleTest — not the hres library.
 #include <gtest/gtest.h>
 #include <png.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <csetjmp>
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "image_io.h"
@@ -142,9 +145,18 @@ TEST(ImageByteCount, ValidatesShape) {
     const int64_t big = std::numeric_limits<int64_t>::max();
     EXPECT_FALSE(hres::io::image_byte_count(DType::f32, big, big, big, big, &bytes, &error));
     EXPECT_NE(error.find("too large"), std::string::npos) << error;
-    // Exactly at the limit is fine, one element more is not.
-    EXPECT_TRUE(hres::io::image_byte_count(DType::u8, 1, 1, 1 << 17, 1 << 17, &bytes, &error));
-    EXPECT_FALSE(hres::io::image_byte_count(DType::u8, 1, 1, (1 << 17) + 1, 1 << 17, &bytes, &error));
+    // Exactly at the limits is fine, one element more is not: 2^31-1
+    // elements, and the memory budget (4 GiB: 2^30 float32 elements).
+    EXPECT_TRUE(hres::io::image_byte_count(DType::u8, 1, 1, 1, hres::io::kMaxElements, &bytes, &error)) << error;
+    EXPECT_FALSE(hres::io::image_byte_count(DType::u8, 1, 1, 2, hres::io::kMaxElements / 2 + 1, &bytes, &error));
+    EXPECT_NE(error.find("2^31-1"), std::string::npos) << error;
+    EXPECT_TRUE(hres::io::image_byte_count(DType::f32, 1, 1, 1 << 15, 1 << 15, &bytes, &error)) << error;
+    EXPECT_FALSE(hres::io::image_byte_count(DType::f32, 1, 1, (1 << 15) + 1, 1 << 15, &bytes, &error));
+    EXPECT_NE(error.find("memory budget of 4.0 GiB"), std::string::npos) << error;
+    hres::io::set_memory_budget(uint64_t(1) << 20);
+    EXPECT_FALSE(hres::io::image_byte_count(DType::u8, 1, 1, 1025, 1024, &bytes, &error));
+    EXPECT_NE(error.find("memory budget of 1.0 MiB"), std::string::npos) << error;
+    hres::io::set_memory_budget(hres::io::kDefaultMemoryBudget);
     EXPECT_FALSE(hres::io::image_byte_count(DType::f32, 1, 1, 1 << 17, 1 << 17, &bytes, &error));
 }
 
@@ -481,9 +493,49 @@ TEST_F(ImageIoTest, PngEveryTruncationAndByteFlipFails) {
     }
 }
 
+// A PNG of just a header for `width` x `height` pixels and a token IDAT, so
+// that a reader gets past the header to its size checks; the pixel data
+// itself is never written.
+void write_png_header_only(const std::string &path, uint32_t width, uint32_t height, int depth, int color_type) {
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png_create_info_struct(png);
+    FILE *file = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(file, nullptr);
+    if (setjmp(png_jmpbuf(png))) FAIL() << "libpng failed writing the header";
+    png_init_io(png, file);
+    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_set_IHDR(png, info, width, height, depth, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    const png_byte idat_name[5] = "IDAT";
+    const png_byte token[1] = {0};
+    png_write_chunk(png, idat_name, token, 1);
+    png_destroy_write_struct(&png, &info);
+    std::fclose(file);
+}
+
+TEST_F(ImageIoTest, PngBombsAreRefusedBeforeAllocating) {
+    // The attack of the hardening issue: a header claiming 65536 x 65536
+    // RGBA, its data cut short (16 GiB decoded), and one within the element
+    // limit and the memory budget (20000 x 20000 gray, 400 MB) that a file of
+    // a few dozen bytes cannot hold. Both refused at once, naming the size.
+    for (auto [w, h, color, what] : {std::tuple{65536u, 65536u, PNG_COLOR_TYPE_RGB_ALPHA, "2^31-1 elements"},
+                                    std::tuple{20000u, 20000u, PNG_COLOR_TYPE_GRAY, "file can hold"}}) {
+        write_png_header_only(dir.file("bomb.png"), w, h, 8, color);
+        const auto start = std::chrono::steady_clock::now();
+        const std::string message = expect_read_fails(dir.file("bomb.png"));
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1)) << message;
+        EXPECT_NE(message.find(what), std::string::npos) << message;
+        EXPECT_NE(message.find(std::to_string(w)), std::string::npos) << message;
+    }
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    EXPECT_LT(usage.ru_maxrss, 100 * 1024) << "peak resident KiB";
+}
+
 TEST_F(ImageIoTest, PngRejectsHugeHeaderBeforeAllocating) {
     // A 1000000 x 1000000 RGBA16 header (within libpng's own limits) whose
-    // decoded size is far over kMaxImageBytes; must fail without allocating it.
+    // decoded size is far over the element limit; must fail without allocating it.
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
     png_infop info = png_create_info_struct(png);
     FILE *file = std::fopen(dir.file("huge.png").c_str(), "wb");
@@ -500,7 +552,7 @@ TEST_F(ImageIoTest, PngRejectsHugeHeaderBeforeAllocating) {
     png_write_chunk(png, idat_name, token, 1);
     png_destroy_write_struct(&png, &info);
     std::fclose(file);
-    EXPECT_NE(expect_read_fails(dir.file("huge.png")).find("too large"), std::string::npos);
+    EXPECT_NE(expect_read_fails(dir.file("huge.png")).find("2^31-1 elements"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------

@@ -32,9 +32,10 @@ void run_case(const CorpusCase &c, const hres::ResizeOptions &options, Layout la
 
 TEST(ResizeConformance, EveryCorpusCase) {
     int supported = 0, rejected = 0;
-    for (const CorpusCase &c : load_corpus()) {
+    for (const Corpus &corpus : corpora())
+    for (const CorpusCase &c : load_corpus(corpus)) {
         if (c.op != "resize") continue;
-        SCOPED_TRACE(c.id + " " + c.mode + (c.antialias ? "+aa " : " ") + c.dtype);
+        SCOPED_TRACE("PyTorch " + corpus.torch + " " + c.id + " " + c.mode + (c.antialias ? "+aa " : " ") + c.dtype);
         hres::ResizeOptions options;
         ASSERT_TRUE(hres::parse(c.mode, &options.mode)) << c.mode;
         options.antialias = c.antialias;
@@ -79,8 +80,8 @@ TEST(ResizeConformance, EveryCorpusCase) {
         }
         supported++;
     }
-    EXPECT_EQ(supported, 447);
-    EXPECT_EQ(rejected, 10);
+    EXPECT_EQ(supported, 447 * int(corpora().size()));
+    EXPECT_EQ(rejected, 10 * int(corpora().size()));
 }
 
 }  // namespace

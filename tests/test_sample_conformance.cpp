@@ -8,9 +8,11 @@
 // independently of the kernels: its affine grid against the corpus grid, its
 // grid_sample against PyTorch's outputs.
 #include "reference/sample_reference.h"
+#include "image_io.h"
 #include "support/corpus.h"
 #include "support/harness.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace hres_test {
@@ -123,12 +125,13 @@ hres::Status run_kernel(SampleCase &s, bool affine, Layout layout, std::vector<f
     return status;
 }
 
-void check_sampling_op(const std::string &op, int expected_count) {
+void check_sampling_op(const Corpus &corpus, const std::string &op, int expected_count) {
+    SCOPED_TRACE("PyTorch " + corpus.torch);
     const bool affine = op == "affine_grid_sample";
     int seen = 0;
     size_t grid_points = 0, grid_bit_exact = 0;
     TieBudget reference_budget, kernel_budget;
-    for (const CorpusCase &c : load_corpus()) {
+    for (const CorpusCase &c : load_corpus(corpus)) {
         if (c.op != op) continue;
         seen++;
         SCOPED_TRACE(c.id + " " + op + " " + c.mode + " " + c.padding_mode +
@@ -176,19 +179,26 @@ void check_sampling_op(const std::string &op, int expected_count) {
     EXPECT_EQ(seen, expected_count) << "corpus cases of " << op;
     reference_budget.check("reference");
     kernel_budget.check("kernel");
-    if (affine) {
+    if (affine && corpus.torch == "2.11") {
         // Bit-exact on 99.7% of the corpus grid values; keep that from eroding.
+        // (2.15's affine_grid rounds 16% of them 1-2 ulp otherwise, the
+        // corpus' README says; hres builds 2.11's, within the tolerances of both.)
         EXPECT_GE(double(grid_bit_exact), 0.99 * double(grid_points))
             << grid_bit_exact << " of " << grid_points << " grid values bit-exact";
     }
 }
 
-TEST(GridSampleConformance, EveryCorpusCase) { check_sampling_op("grid_sample", 90); }
-TEST(AffineGridSampleConformance, EveryCorpusCase) { check_sampling_op("affine_grid_sample", 90); }
+TEST(GridSampleConformance, EveryCorpusCase) {
+    for (const Corpus &corpus : corpora()) check_sampling_op(corpus, "grid_sample", 90);
+}
+TEST(AffineGridSampleConformance, EveryCorpusCase) {
+    for (const Corpus &corpus : corpora()) check_sampling_op(corpus, "affine_grid_sample", 90);
+}
 
 TEST(FlipConformance, EveryCorpusCase) {
     int seen = 0;
-    for (const CorpusCase &c : load_corpus()) {
+    for (const Corpus &corpus : corpora())
+    for (const CorpusCase &c : load_corpus(corpus)) {
         if (c.op != "flip") continue;
         seen++;
         SCOPED_TRACE(c.id + " flip " + c.axes + " " + c.dtype);
@@ -243,7 +253,69 @@ TEST(FlipConformance, EveryCorpusCase) {
             EXPECT_EQ(first, got_bytes.size()) << "kernel differs from PyTorch from element " << first / esize;
         }
     }
-    EXPECT_EQ(seen, 24) << "corpus flip cases";
+    EXPECT_EQ(seen, 24 * int(corpora().size())) << "corpus flip cases";
+}
+
+// NaN and +-inf in grids and thetas (a degenerate theta, a division by zero
+// upstream), against PyTorch 2.15 (tests/data/nonfinite, make_nonfinite.py):
+// every mode, padding mode and align_corners, both layouts. NaN where
+// PyTorch gives NaN; otherwise within the float32 tolerance.
+TEST(NonFiniteCoordinates, MatchPyTorch) {
+    auto array = [](const std::string &name) {
+        hres::io::NpyArray a;
+        std::string error;
+        EXPECT_TRUE(hres::io::read_npy_array(test_data_dir() + "/nonfinite/" + name + ".npy", &a, &error)) << error;
+        std::vector<float> values(a.bytes.size() / 4);
+        std::memcpy(values.data(), a.bytes.data(), a.bytes.size());
+        return values;
+    };
+    const std::vector<float> input = array("input"), grid = array("grid"), theta = array("theta"),
+                             grid_expected = array("grid_expected"), affine_expected = array("affine_expected");
+    const int64_t c = 2, h = 5, w = 7, points = 81, thetas = 6, oh = 4, ow = 6;
+    ASSERT_EQ(input.size(), size_t(c * h * w));
+    ASSERT_EQ(grid.size(), size_t(points * 2));
+    ASSERT_EQ(grid_expected.size(), size_t(18 * c * points));
+    ASSERT_EQ(affine_expected.size(), size_t(18 * thetas * c * oh * ow));
+    std::vector<float> batch;
+    for (int64_t i = 0; i < thetas; i++) batch.insert(batch.end(), input.begin(), input.end());
+    const hres::Interp modes[] = {hres::Interp::bilinear, hres::Interp::nearest, hres::Interp::bicubic};
+    const hres::Padding paddings[] = {hres::Padding::zeros, hres::Padding::border, hres::Padding::reflection};
+    int failures = 0;
+    auto compare = [&](const std::vector<float> &got, const float *expected, const std::string &what) {
+        for (size_t k = 0; k < got.size(); k++) {
+            const bool same = std::isnan(expected[k]) ? std::isnan(got[k])
+                                                       : std::fabs(double(got[k]) - double(expected[k])) <= kFloatTolerance;
+            if (!same && ++failures <= 10) {
+                ADD_FAILURE() << what << " element " << k << ": " << got[k] << ", PyTorch " << expected[k];
+            }
+        }
+    };
+    for (int m = 0; m < 3; m++) {
+        for (int p = 0; p < 3; p++) {
+            for (int a = 0; a < 2; a++) {
+                const hres::GridSampleOptions options{modes[m], paddings[p], a == 1};
+                const size_t config = size_t((m * 3 + p) * 2 + a);
+                const std::string what = std::string(hres::to_string(modes[m])) + " " + hres::to_string(paddings[p]) +
+                                         (a ? " align_corners" : "");
+                for (Layout layout : {Layout::nchw, Layout::nhwc}) {
+                    std::vector<float> in = to_layout(input, 1, c, h, w, layout), out(size_t(c * points), -1.0f);
+                    hres::Status s = run_grid_sample(view(in, 1, c, h, w, layout), grid.data(),
+                                                     view(out, 1, c, 1, points, layout), options);
+                    ASSERT_TRUE(s) << s.message();
+                    compare(from_layout(out, 1, c, 1, points, layout), &grid_expected[config * c * points],
+                            "grid_sample " + what + " " + name(layout));
+                    std::vector<float> images = to_layout(batch, thetas, c, h, w, layout),
+                                       sampled(size_t(thetas * c * oh * ow), -1.0f);
+                    s = run_affine_grid_sample(view(images, thetas, c, h, w, layout), theta.data(),
+                                               view(sampled, thetas, c, oh, ow, layout), options);
+                    ASSERT_TRUE(s) << s.message();
+                    compare(from_layout(sampled, thetas, c, oh, ow, layout), &affine_expected[config * thetas * c * oh * ow],
+                            "affine_grid_sample " + what + " " + name(layout));
+                }
+            }
+        }
+    }
+    EXPECT_EQ(failures, 0);
 }
 
 }  // namespace

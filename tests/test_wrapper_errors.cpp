@@ -87,6 +87,49 @@ TEST_F(Fixture, HugeSizesOverflow) {
     expect_error(in, o, {}, "");
 }
 
+// Outputs whose elements share addresses (zero or overlapping strides) are
+// refused, by every op, as PyTorch refuses them; inputs may broadcast.
+TEST_F(Fixture, AliasedOutputElements) {
+    hres::Image o = out;
+    o.stride_w = 0;
+    expect_error(in, o, {}, "output elements overlap");
+    o = out;
+    o.stride_h = 2;  // rows of 4 elements two apart
+    expect_error(in, o, {}, "output elements overlap");
+    o = out;
+    o.stride_n = 0;  // two images on one
+    expect_error(in, o, {}, "output elements overlap");
+    o = hres::nhwc(out_data.data(), hres::DType::u8, 2, 3, 4, 4);
+    o.stride_c = 0;
+    expect_error(in, o, {}, "output elements overlap");
+    const hres::Image same_size = hres::nchw(in_data.data(), hres::DType::u8, 2, 3, 4, 4);
+    hres::Status flipped = hres::flip(same_size, o, hres::FlipAxes::horizontal);
+    EXPECT_NE(flipped.message().find("output elements overlap"), std::string::npos) << flipped.message();
+    std::vector<float> grid(2 * 4 * 4 * 2, 0.0f);
+    hres::Status s = hres::grid_sample(in, grid.data(), o, {});
+    EXPECT_NE(s.message().find("output elements overlap"), std::string::npos) << s.message();
+    // Broadcast inputs are fine, and so are axes of one element with any stride.
+    hres::Image broadcast = in;
+    broadcast.stride_n = 0;
+    EXPECT_TRUE(hres::resize(broadcast, out, {}).ok());
+    std::vector<uint8_t> one(3 * 4 * 4);
+    hres::Image single = hres::nchw(one.data(), hres::DType::u8, 1, 3, 4, 4);
+    single.stride_n = 0;
+    hres::Image single_in = hres::nchw(in_data.data(), hres::DType::u8, 1, 3, 8, 8);
+    EXPECT_TRUE(hres::resize(single_in, single, {}).ok());
+}
+
+// Thread counts: negative ones mean one per core, as 0 does; counts above
+// Halide's pool clamp to kMaxThreads; set_num_threads returns the previous.
+TEST(Threads, CountsAreClamped) {
+    hres::set_num_threads(100000);
+    EXPECT_EQ(hres::set_num_threads(3), hres::kMaxThreads);
+    EXPECT_EQ(hres::set_num_threads(-5), 3);
+    const int after_negative = hres::set_num_threads(0);
+    EXPECT_EQ(hres::set_num_threads(0), after_negative);  // -5 set what 0 sets
+    hres::set_num_threads(0);
+}
+
 TEST_F(Fixture, OverlappingInputAndOutput) {
     hres::Image o = hres::nchw(in_data.data() + 5, hres::DType::u8, 2, 3, 4, 4);
     hres::Status s = hres::resize(in, o, {});

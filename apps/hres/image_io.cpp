@@ -228,6 +228,7 @@ struct PngDecode {
     png_structp png = nullptr;
     png_infop info = nullptr;
     std::FILE *stream = nullptr;
+    uint64_t file_size = 0;
     // Output of png_decode: 8- or 16-bit (big-endian) interleaved samples.
     uint32_t width = 0, height = 0;
     int channels = 0, bit_depth = 0;
@@ -270,6 +271,23 @@ bool png_decode(PngDecode *d) {
         d->reason = "unexpected PNG row size";
         return false;
     }
+    // Deflate expands at most 1032:1 (zlib's bound), and the compressed rows
+    // hold at least a filter byte and a bit per pixel each: a header that
+    // declares more than the file can hold is a decompression bomb (or a
+    // truncated file), refused before its buffers are allocated.
+    const uint64_t fewest_stored = uint64_t(d->height) * (1 + (uint64_t(d->width) + 7) / 8);
+    if (fewest_stored > (d->file_size + 1024) * 1032) {
+        d->reason = "PNG declares " + std::to_string(d->width) + "x" + std::to_string(d->height) +
+                    " pixels, more than its " + byte_text(d->file_size) + " file can hold";
+        return false;
+    }
+    // The decoded rows and the planar image are held at once.
+    if (uint64_t(row_bytes) * d->height + bytes > memory_budget()) {
+        d->reason = "PNG of " + std::to_string(d->width) + "x" + std::to_string(d->height) + " needs " +
+                    byte_text(uint64_t(row_bytes) * d->height + bytes) + " to decode, more than the memory budget of " +
+                    byte_text(memory_budget()) + " (--max-memory)";
+        return false;
+    }
     d->pixels.resize(row_bytes * d->height);
     d->rows.resize(d->height);
     for (uint32_t y = 0; y < d->height; ++y) d->rows[y] = d->pixels.data() + size_t(y) * row_bytes;
@@ -291,8 +309,13 @@ bool read_png(const std::string &path, HostImage *out, std::string *reason) {
     PngErrorSink sink;
     PngDecode d;
     d.stream = file.stream;
+    d.file_size = file.size;
     d.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, png_on_error, png_on_warning);
     if (!d.png) return fail(reason, "out of memory");
+    // PNG's own bounds on a side, and libpng's on an ancillary chunk's
+    // memory (compressed text and ICC profiles are bombs of their own).
+    png_set_user_limits(d.png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    png_set_chunk_malloc_max(d.png, 8 << 20);
     struct Destroy {
         PngDecode *d;
         ~Destroy() { png_destroy_read_struct(&d->png, d->info ? &d->info : nullptr, nullptr); }
@@ -568,7 +591,7 @@ std::string shape_tuple(const std::vector<int64_t> &shape) {
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-// Reads any C-order u1/f4 array; the total size is bounded by kMaxImageBytes.
+// Reads any C-order u1/f4 array; the total size is bounded as an image's.
 bool read_npy_file(const std::string &path, NpyArray *out, std::string *reason) {
     InputFile file;
     if (!file.open(path, reason)) return false;
@@ -614,9 +637,9 @@ bool read_npy_file(const std::string &path, NpyArray *out, std::string *reason) 
         if (extent <= 0) {
             return fail(reason, "invalid shape " + shape_tuple(s) + ": every dimension must be positive");
         }
-        if (bytes > kMaxImageBytes / uint64_t(extent)) {
-            return fail(reason, "array of shape " + shape_tuple(s) + " is too large (limit " +
-                                    std::to_string(kMaxImageBytes >> 30) + " GiB)");
+        if (bytes > memory_budget() / uint64_t(extent)) {
+            return fail(reason, "array of shape " + shape_tuple(s) + " is too large: more than the memory budget of " +
+                                    byte_text(memory_budget()) + " (--max-memory)");
         }
         bytes *= uint64_t(extent);
     }
@@ -727,6 +750,25 @@ std::string shape_string(const HostImage &image) {
            std::to_string(image.w);
 }
 
+namespace {
+uint64_t budget = kDefaultMemoryBudget;
+}  // namespace
+
+void set_memory_budget(uint64_t bytes) { budget = bytes; }
+uint64_t memory_budget() { return budget; }
+
+std::string byte_text(uint64_t bytes) {
+    char text[32];
+    if (bytes >= (uint64_t(1) << 30)) {
+        std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
+    } else if (bytes >= (uint64_t(1) << 20)) {
+        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(uint64_t(1) << 20));
+    } else {
+        std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+    }
+    return text;
+}
+
 bool image_byte_count(hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, size_t *bytes,
                       std::string *error) {
     const int64_t dims[4] = {n, c, h, w};
@@ -735,18 +777,18 @@ bool image_byte_count(hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_
     for (int64_t d : dims) {
         if (d <= 0) return fail(error, "invalid image shape " + shape + ": every dimension must be positive");
     }
-    uint64_t total = element_size(dtype);
+    // Compare before multiplying so the check itself cannot overflow.
+    int64_t elements = 1;
     for (int64_t d : dims) {
-        // Compare before multiplying so the check itself cannot overflow.
-        if (uint64_t(d) > kMaxImageBytes / total) {
-            return fail(error, "image of shape " + shape + " is too large (limit " +
-                                   std::to_string(kMaxImageBytes >> 30) + " GiB)");
+        if (d > kMaxElements / elements) {
+            return fail(error, "image of shape " + shape + " is too large: more than 2^31-1 elements, the most hres indexes");
         }
-        total *= uint64_t(d);
+        elements *= d;
     }
-    if (total > kMaxImageBytes || total > std::numeric_limits<size_t>::max()) {
-        return fail(error, "image of shape " + shape + " is too large (limit " +
-                               std::to_string(kMaxImageBytes >> 30) + " GiB)");
+    const uint64_t total = uint64_t(elements) * element_size(dtype);
+    if (total > memory_budget()) {
+        return fail(error, "image of shape " + shape + " is too large: " + byte_text(total) +
+                               ", more than the memory budget of " + byte_text(memory_budget()) + " (--max-memory)");
     }
     *bytes = size_t(total);
     return true;

@@ -15,10 +15,17 @@
 
 namespace hres::io {
 
-// The largest pixel buffer the tool will allocate (16 GiB). Sizes come from
-// untrusted file headers and command lines, so they are checked against this
-// before any allocation rather than letting a bogus header request exabytes.
-constexpr uint64_t kMaxImageBytes = uint64_t(1) << 34;
+// What the tool allocates is bounded before it allocates: sizes come from
+// untrusted file headers and command lines. An image spans at most
+// kMaxElements elements, the library's own limit (its kernels index in 32
+// bits), and the buffers held at once fit the memory budget (default 4 GiB;
+// the CLI's --max-memory).
+constexpr int64_t kMaxElements = (int64_t(1) << 31) - 1;
+constexpr uint64_t kDefaultMemoryBudget = uint64_t(4) << 30;
+void set_memory_budget(uint64_t bytes);
+uint64_t memory_budget();
+// "3.2 GiB", "512 MiB", "12345 bytes".
+std::string byte_text(uint64_t bytes);
 
 // A host-memory image: contiguous planar N x C x H x W, element type `dtype`.
 struct HostImage {
@@ -35,7 +42,8 @@ const char *dtype_name(hres::DType dtype);
 std::string shape_string(const HostImage &image);
 
 // The byte size of an image of this type and shape. Fails (with a message) on a
-// non-positive dimension, arithmetic overflow, or a size above kMaxImageBytes.
+// non-positive dimension, more than kMaxElements elements, or more bytes than
+// the memory budget.
 bool image_byte_count(hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_t w, size_t *bytes,
                       std::string *error);
 // Sets the shape and allocates zeroed bytes after image_byte_count's checks;

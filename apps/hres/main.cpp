@@ -12,10 +12,10 @@
 //    placeholder, help text, setter) for its own options and appends the
 //    shared ones: add_sampling_options() (--mode, --padding, --align-corners
 //    of affine and grid-sample) and add_common_options() (--layout, --threads,
-//    --isa, --bench, --device). parse_options() does all generic
+//    --isa, --bench, --device, --max-memory). parse_options() does all generic
 //    parsing and print_command_help() renders --help from the same table.
 //  * The shared execution path is also common: apply_execution_settings()
-//    (ISA, threads) and load_input(), then execute_kernel(), which runs
+//    (ISA, threads, memory budget) and load_input(), then execute_kernel(), which runs
 //    prepare_output(), run_kernel() (layout conversion, upload to and
 //    download from the GPU for --device cuda, timing, --bench),
 //    save_output() and print_report(). A handler only validates its
@@ -66,7 +66,7 @@ constexpr int kExitUsageError = 2;    // the command line itself is wrong
 
 // Halide buffer extents are 32-bit; anything larger cannot be run anyway.
 constexpr int64_t kMaxExtent = std::numeric_limits<int32_t>::max();
-constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kMaxThreads = hres::kMaxThreads;
 constexpr int64_t kMaxBenchIters = 1000000;
 
 class CliError : public std::runtime_error {
@@ -292,7 +292,22 @@ struct CommonOptions {
     std::optional<hres::Isa> isa;
     hres::Device device = hres::Device::cpu;
     int bench_iters = 0;  // 0: no --bench
+    uint64_t max_memory = hres::io::kDefaultMemoryBudget;
 };
+
+// A byte count: digits with an optional K, M or G (binary units), e.g. 512M.
+uint64_t parse_bytes_option(const std::string &option, const std::string &text) {
+    const size_t digits = text.find_first_not_of("0123456789");
+    const std::string suffix = digits == std::string::npos ? "" : text.substr(digits);
+    const int shift = suffix.empty() ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+    constexpr uint64_t kMost = uint64_t(1) << 50;
+    uint64_t value = 0;
+    bool ok = digits != 0 && shift >= 0 && digits <= 16;
+    for (size_t i = 0; ok && i < (digits == std::string::npos ? text.size() : digits); i++) value = value * 10 + (text[i] - '0');
+    ok = ok && value > 0 && value <= (kMost >> shift);
+    if (!ok) fail_usage("invalid " + option + " value '" + text + "': a positive byte count with an optional K, M or G, at most 1024T");
+    return value << shift;
+}
 
 void add_common_options(CommonOptions *common, std::vector<OptionSpec> *specs) {
     specs->push_back({"--layout", "LAYOUT",
@@ -308,6 +323,10 @@ void add_common_options(CommonOptions *common, std::vector<OptionSpec> *specs) {
                       "where the kernel runs: " + choice_list(kDevices) +
                           " (default cpu; cuda uploads IN, runs on GPU 0 and downloads OUT)",
                       [common](const std::string &v) { common->device = parse_choice("--device", v, kDevices); }});
+    specs->push_back({"--max-memory", "BYTES",
+                      "the most the tool holds at once, e.g. 512M or 16G (default 4G); inputs, outputs and "
+                      "file headers beyond it are refused before anything is allocated",
+                      [common](const std::string &v) { common->max_memory = parse_bytes_option("--max-memory", v); }});
     specs->push_back({"--bench", "ITERS",
                       "after a warm-up run, time ITERS runs; print median and min (cuda: per call, "
                       "device synchronised)",
@@ -389,8 +408,10 @@ std::optional<std::vector<std::string>> parse_command_line(const Subcommand &sel
 // ---------------------------------------------------------------------------
 // The shared execution path.
 
-// ISA and thread count must be settled before the first kernel call.
+// ISA and thread count must be settled before the first kernel call, and the
+// memory budget before the first file is read.
 void apply_execution_settings(const CommonOptions &common) {
+    hres::io::set_memory_budget(common.max_memory);
     if (common.isa) {
         const std::string name = choice_name(*common.isa, kIsas);
         if (*common.isa != hres::Isa::automatic && !hres::cpu_supports(*common.isa)) {
@@ -413,10 +434,21 @@ HostImage load_input(const std::string &path) {
 // Validates the output shape (a usage error: it follows from the arguments) and
 // that OUT can be written in that format, then allocates it; all before the
 // kernel runs, so a doomed run fails fast.
-HostImage prepare_output(const std::string &path, hres::DType dtype, int64_t n, int64_t c, int64_t h, int64_t w) {
+// The tool then holds IN and OUT twice (the files' bytes and the kernels'
+// aligned buffers, kernel_buffer.h), which must fit the memory budget.
+HostImage prepare_output(const std::string &path, const HostImage &in, int64_t h, int64_t w) {
+    const hres::DType dtype = in.dtype;
+    const int64_t n = in.n, c = in.c;
     std::string error;
     size_t bytes = 0;
     if (!hres::io::image_byte_count(dtype, n, c, h, w, &bytes, &error)) fail_usage("output " + error);
+    const uint64_t held = 2 * (uint64_t(in.bytes.size()) + bytes);
+    if (held > hres::io::memory_budget()) {
+        fail_runtime("input " + hres::io::shape_string(in) + " and output " + std::to_string(n) + "x" +
+                     std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) + " need " +
+                     hres::io::byte_text(held) + " (each held twice), more than the memory budget of " +
+                     hres::io::byte_text(hres::io::memory_budget()) + " (--max-memory)");
+    }
     HostImage out;
     out.dtype = dtype;
     out.n = n;
@@ -563,7 +595,7 @@ void print_report(const std::string &what, const CommonOptions &common, const Ke
 void execute_kernel(const char *command, const std::string &details, const CommonOptions &common, const HostImage &in,
                     const std::string &out_path, int64_t out_h, int64_t out_w, const std::vector<float> *params,
                     const Kernel &kernel) {
-    HostImage out = prepare_output(out_path, in.dtype, in.n, in.c, out_h, out_w);
+    HostImage out = prepare_output(out_path, in, out_h, out_w);
     const KernelTimes times = run_kernel(common, in, &out, params, kernel);
     save_output(out_path, out);
     print_report(std::string(command) + " " + describe(in) + " -> " + hres::io::shape_string(out) + " " + details,

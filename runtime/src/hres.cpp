@@ -258,7 +258,8 @@ std::atomic<int> requested_threads{0};
 }  // namespace
 
 int set_num_threads(int threads) {
-    threads = std::max(threads, 0);
+    // Halide's pool holds at most kMaxThreads workers; below 0 means 0.
+    threads = std::clamp(threads, 0, kMaxThreads);
     requested_threads.store(threads);
     return halide_set_num_threads(threads);
 }
@@ -460,7 +461,29 @@ Status check_pair(const Image &in, const Image &out) {
     if (overlaps(in.data, size_t(element_span(in)) * dtype_size(in.dtype), out)) {
         return Status::error("input and output memory overlap");
     }
+    if (!distinct_elements(out)) {
+        return Status::error("output elements overlap (strides n " + std::to_string(out.stride_n) + ", c " +
+                             std::to_string(out.stride_c) + ", h " + std::to_string(out.stride_h) + ", w " +
+                             std::to_string(out.stride_w) + " for " + shape_text(out) +
+                             "): every element needs its own address");
+    }
     return {};
+}
+
+// Whether every element of `image` has an address of its own: its axes of
+// more than one element, by increasing stride, each step past the whole
+// extent of the ones before (PyTorch refuses outputs that fail this too).
+bool distinct_elements(const Image &image) {
+    std::pair<int64_t, int64_t> axes[4] = {
+        {image.stride_n, image.n}, {image.stride_c, image.c}, {image.stride_h, image.h}, {image.stride_w, image.w}};
+    std::sort(std::begin(axes), std::end(axes));
+    int64_t covered = 1;  // elements the axes so far span, as a stride
+    for (auto [stride, extent] : axes) {
+        if (extent == 1) continue;
+        if (stride < covered) return false;
+        covered = stride * extent;  // no overflow: check_image bounds both by 2^31-1
+    }
+    return true;
 }
 
 // Address ranges, compared as integers (pointers into different objects

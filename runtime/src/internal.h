@@ -91,6 +91,8 @@ Status check_pair(const Image &in, const Image &out);
 
 // Whether `bytes` bytes at `data` share memory with any element of `image`.
 bool overlaps(const void *data, size_t bytes, const Image &image);
+// Whether no two elements of `image` share an address.
+bool distinct_elements(const Image &image);
 
 // Densely interleaved RGB or RGBA pixels (NHWC): the layout of the x86
 // kernels built for it alone (interleaved_rows in generators/).

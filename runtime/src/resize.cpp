@@ -70,10 +70,12 @@ namespace hres {
 
 namespace {
 
-using NearestKernel = int (*)(halide_buffer_t *, double, double, halide_buffer_t *);
-using FilteredKernel = int (*)(halide_buffer_t *, bool, double, double, halide_buffer_t *);
+// Each takes the scale factors and which of PyTorch's kernels it reproduces
+// (pytorch_channels_last_kernel).
+using NearestKernel = int (*)(halide_buffer_t *, double, double, bool, halide_buffer_t *);
+using FilteredKernel = int (*)(halide_buffer_t *, bool, double, double, bool, halide_buffer_t *);
 // CUDA kernels built with host_tables: per axis (x, then y) start, weight, shift.
-using TabledKernel = int (*)(halide_buffer_t *, bool, double, double, halide_buffer_t *, halide_buffer_t *, int,
+using TabledKernel = int (*)(halide_buffer_t *, bool, double, double, bool, halide_buffer_t *, halide_buffer_t *, int,
                              halide_buffer_t *, halide_buffer_t *, int, halide_buffer_t *);
 // resize_taps: in extent, out extent, align_corners, scale -> start, weight, shift, taps.
 using TapsKernel = int (*)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *, halide_buffer_t *,
@@ -204,6 +206,17 @@ struct TableViews {
     TableViews &operator=(const TableViews &) = delete;
 };
 
+// Which of PyTorch's two CPU kernels for nearest and bilinear resizing a
+// call gets (UpSampleKernel.cpp, _use_vectorized_kernel_cond_2d): its
+// "channels-last" kernel for channels-last inputs of more than 3 channels
+// and for outputs of H + W <= 128, else its generic kernel. They round
+// coordinates differently at ties (docs/SEMANTICS.md, "Ties"), so every
+// resize kernel is told which one it reproduces: decided here, on the
+// caller's images, as the kernels may see other views of them.
+bool pytorch_channels_last_kernel(const Image &in, const Image &out) {
+    return (in.stride_c == 1 && in.c > 3) || out.h + out.w <= 128;
+}
+
 // A filtered resize on CUDA with tables from the host (resize_taps), cached on
 // the device per shape: the fixed-point precision of uint8 is a maximum over a
 // whole axis, and antialias weights are per-output loops, both better done
@@ -270,7 +283,8 @@ Status resize_tabled_cuda(TabledKernel kernel, TapsKernel taps, bool bicubic, bo
             std::memcpy(&scalars, host + scalars_at, sizeof(scalars));
             TableViews views(static_cast<unsigned char *>(device), layout, axes, Device::cuda, scalars.taps);
             return internal::run_kernel("resize", [&] {
-                return kernel(input, options.align_corners, options.scale_h, options.scale_w, &views.start[0],
+                return kernel(input, options.align_corners, options.scale_h, options.scale_w,
+                              pytorch_channels_last_kernel(in, out), &views.start[0],
                               &views.weight[0], scalars.shift[0], &views.start[1], &views.weight[1],
                               scalars.shift[1], output);
             });
@@ -349,7 +363,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
             kernel = kNearestScalarPixels[options.mode == Interp::nearest_exact];
         }
         return internal::run_kernel("resize", [&] {
-            return kernel(views.input.get(), options.scale_h, options.scale_w, views.output.get());
+            return kernel(views.input.get(), options.scale_h, options.scale_w, pytorch_channels_last_kernel(in, out),
+                          views.output.get());
         });
     }
     case Interp::bilinear:
@@ -366,6 +381,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
                 return internal::run_kernel("resize", [&] {
                     return kVertical[bicubic][options.antialias][dtype](source.get(), options.align_corners,
                                                                         options.scale_h, options.scale_w,
+                                                                        pytorch_channels_last_kernel(in, out),
                                                                         result.get());
                 });
             }
@@ -510,7 +526,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
             !device && !pixel_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
         auto run = [&](halide_buffer_t *source, halide_buffer_t *result) {
             return internal::run_kernel("resize", [&] {
-                return kernel(source, options.align_corners, options.scale_h, options.scale_w, result);
+                return kernel(source, options.align_corners, options.scale_h, options.scale_w,
+                              pytorch_channels_last_kernel(in, out), result);
             });
         };
         if (!images_in_turn) return run(input.get(), output.get());

@@ -63,10 +63,14 @@ T area_pixel_compute_scale(int64_t in, int64_t out, bool align_corners, double s
     return compute_scales_value<T>(s, in, out);
 }
 
+// `fused`: scale * (i + 0.5) - 0.5 rounded once, as PyTorch's AVX2 and
+// AVX-512 builds compute it in the kernels where their compiler contracts it
+// (docs/SEMANTICS.md, "Ties"); otherwise the product rounds first.
 template <typename T>
-T area_pixel_compute_source_index(T scale, int64_t i, bool align_corners, bool cubic) {
+T area_pixel_compute_source_index(T scale, int64_t i, bool align_corners, bool cubic, bool fused = false) {
     if (align_corners) return rmul(scale, static_cast<T>(i));
-    T r = rmul(scale, static_cast<T>(i) + T(0.5)) - T(0.5);
+    T r = fused ? std::fma(scale, static_cast<T>(i) + T(0.5), -T(0.5))
+                : rmul(scale, static_cast<T>(i) + T(0.5)) - T(0.5);
     // Linear modes clamp negative coordinates to 0 (edge replication); cubic
     // keeps them so that its 4 taps straddle the border.
     if (!cubic && r < T(0)) r = T(0);
@@ -82,35 +86,39 @@ int64_t floor_to_int(float v) { return static_cast<int64_t>(std::floor(v)); }
 
 // ---- SPEC 2: nearest / nearest-exact source indices (float32 scale) --------
 
-// PyTorch CPU picks its "channels-last" nearest kernel, which carries the
-// legacy out==in / out==2*in shortcut, under this condition (SPEC 2). It is a
-// property of the whole call, so it is evaluated once for both dimensions.
+// PyTorch CPU picks its "channels-last" nearest and bilinear kernel, which
+// carries the legacy out==in / out==2*in shortcut and rounds coordinates its
+// own way at ties, under this condition (SPEC 2; SEMANTICS.md, "Ties"). It is
+// a property of the whole call, so it is evaluated once for both dimensions.
 // (An NCHW tensor with H == W == 1 also counts as channels-last contiguous in
 // PyTorch, but with in == 1 every index is 0 either way, so the flag suffices.)
-bool nearest_uses_legacy_kernel(const ResizeParams& p, int64_t c, int64_t oh, int64_t ow) {
+bool uses_channels_last_kernel(const ResizeParams& p, int64_t c, int64_t oh, int64_t ow) {
     return (p.channels_last && c > 3) || (oh + ow <= 128);
 }
 
 std::vector<int64_t> nearest_indices(int64_t in, int64_t out, double s, bool exact,
-                                     bool legacy_kernel) {
+                                     bool channels_last_kernel) {
     const float scale = compute_scales_value<float>(s, in, out);
     std::vector<int64_t> idx(static_cast<size_t>(out));
     for (int64_t i = 0; i < out; ++i) {
         // Legacy special case, `nearest` only: ignores the scale, so it differs
         // from the formula when an explicit scale has 1/s != in/out (SPEC 10 N4).
-        if (!exact && legacy_kernel && out == in) {
+        if (!exact && channels_last_kernel && out == in) {
             idx[i] = i;
             continue;
         }
-        if (!exact && legacy_kernel && out == 2 * in) {
+        if (!exact && channels_last_kernel && out == 2 * in) {
             idx[i] = i >> 1;
             continue;
         }
         float v;
-        if (exact) {
+        if (exact && channels_last_kernel) {
             // f32(scale * (i + 0.5)): i + 0.5 and the product are exact in
             // double, so this is the single float32 rounding of the spec.
             v = static_cast<float>(static_cast<double>(scale) * (static_cast<double>(i) + 0.5));
+        } else if (exact) {
+            // The generic kernel: round(max(fma(scale, i + 0.5, -0.5), 0) + 0.5).
+            v = area_pixel_compute_source_index<float>(scale, i, false, false, true) + 0.5f;
         } else {
             v = rmul(scale, static_cast<float>(i));
         }
@@ -126,7 +134,7 @@ struct LinearTap {
     float l0, l1;
 };
 
-std::vector<LinearTap> linear_taps_f32(int64_t in, int64_t out, bool align_corners, double s) {
+std::vector<LinearTap> linear_taps_f32(int64_t in, int64_t out, bool align_corners, double s, bool fused) {
     const float scale = area_pixel_compute_scale<float>(in, out, align_corners, s);
     std::vector<LinearTap> taps(static_cast<size_t>(out));
     for (int64_t i = 0; i < out; ++i) {
@@ -136,7 +144,7 @@ std::vector<LinearTap> linear_taps_f32(int64_t in, int64_t out, bool align_corne
             taps[i] = {i, i, 1.0f, 0.0f};
             continue;
         }
-        const float r = area_pixel_compute_source_index<float>(scale, i, align_corners, false);
+        const float r = area_pixel_compute_source_index<float>(scale, i, align_corners, false, fused);
         const int64_t i0 = std::min(floor_to_int(r), in - 1);
         const float l1 = std::min(std::max(r - static_cast<float>(i0), 0.0f), 1.0f);
         const int64_t i1 = i0 + (i0 < in - 1 ? 1 : 0);  // collapses onto in-1 at the border
@@ -186,15 +194,20 @@ std::vector<CubicTap> cubic_taps_f32(int64_t in, int64_t out, bool align_corners
     const float scale = area_pixel_compute_scale<float>(in, out, align_corners, s);
     std::vector<CubicTap> taps(static_cast<size_t>(out));
     for (int64_t i = 0; i < out; ++i) {
-        const float r = area_pixel_compute_source_index<float>(scale, i, align_corners, true);
+        // PyTorch's x86 builds fuse the coordinate in the cubic kernel.
+        const float r = area_pixel_compute_source_index<float>(scale, i, align_corners, true, true);
         const int64_t i0 = std::min(floor_to_int(r), in - 1);  // may be -1 (r < 0 is kept)
         const float t = std::min(std::max(r - static_cast<float>(i0), 0.0f), 1.0f);
         const float t2 = 1.0f - t;
         CubicTap& tap = taps[i];
-        tap.c[0] = cubic_conv2(t + 1.0f, A);
-        tap.c[1] = cubic_conv1(t, A);
-        tap.c[2] = cubic_conv1(t2, A);
-        tap.c[3] = cubic_conv2(t2 + 1.0f, A);
+        // As PyTorch's x86 builds evaluate them (SEMANTICS.md, "Ties"): each
+        // multiply-add fused but the polynomial's last.
+        auto near = [A](float x) { return rmul(rmul(std::fma(A + 2.0f, x, -(A + 3.0f)), x), x) + 1.0f; };
+        auto far = [A](float x) { return rmul(std::fma(std::fma(A, x, -5.0f * A), x, 8.0f * A), x) - 4.0f * A; };
+        tap.c[0] = far(t + 1.0f);
+        tap.c[1] = near(t);
+        tap.c[2] = near(t2);
+        tap.c[3] = far(t2 + 1.0f);
         for (int k = 0; k < 4; ++k) {
             // Border: clamped (replicated) tap indices, not renormalised weights.
             tap.idx[k] = std::min(std::max(i0 - 1 + k, int64_t(0)), in - 1);
@@ -408,9 +421,9 @@ template <typename T>
 std::vector<T> resize_nearest(const std::vector<T>& in, int64_t planes, int64_t c, int64_t h, int64_t w,
                               int64_t oh, int64_t ow, const ResizeParams& p) {
     const bool exact = p.mode == Mode::nearest_exact;
-    const bool legacy = nearest_uses_legacy_kernel(p, c, oh, ow);
-    const std::vector<int64_t> hi = nearest_indices(h, oh, p.scale_h, exact, legacy);
-    const std::vector<int64_t> wi = nearest_indices(w, ow, p.scale_w, exact, legacy);
+    const bool channels_last_kernel = uses_channels_last_kernel(p, c, oh, ow);
+    const std::vector<int64_t> hi = nearest_indices(h, oh, p.scale_h, exact, channels_last_kernel);
+    const std::vector<int64_t> wi = nearest_indices(w, ow, p.scale_w, exact, channels_last_kernel);
     std::vector<T> out(static_cast<size_t>(planes * oh * ow));
     for (int64_t pl = 0; pl < planes; ++pl) {
         const T* src = in.data() + pl * h * w;
@@ -424,10 +437,11 @@ std::vector<T> resize_nearest(const std::vector<T>& in, int64_t planes, int64_t 
 
 // SPEC 3.1: float32 bilinear, non-separable, in the generic CPU kernel's order
 //   out = lh0*(lw0*x00 + lw1*x01) + lh1*(lw0*x10 + lw1*x11).
-std::vector<float> bilinear_f32(const std::vector<float>& in, int64_t planes, int64_t h, int64_t w,
+std::vector<float> bilinear_f32(const std::vector<float>& in, int64_t planes, int64_t c, int64_t h, int64_t w,
                                 int64_t oh, int64_t ow, const ResizeParams& p) {
-    const std::vector<LinearTap> th = linear_taps_f32(h, oh, p.align_corners, p.scale_h);
-    const std::vector<LinearTap> tw = linear_taps_f32(w, ow, p.align_corners, p.scale_w);
+    const bool fused = uses_channels_last_kernel(p, c, oh, ow);  // PyTorch's channels-last kernel fuses
+    const std::vector<LinearTap> th = linear_taps_f32(h, oh, p.align_corners, p.scale_h, fused);
+    const std::vector<LinearTap> tw = linear_taps_f32(w, ow, p.align_corners, p.scale_w, fused);
     std::vector<float> out(static_cast<size_t>(planes * oh * ow));
     for (int64_t pl = 0; pl < planes; ++pl) {
         const float* x = in.data() + pl * h * w;
@@ -586,7 +600,7 @@ std::vector<float> resize(const std::vector<float>& in, int n, int c, int h, int
             return resize_nearest(in, planes, c, h, w, oh, ow, p);
         case Mode::bilinear:
             return p.antialias ? antialias_f32(in, planes, h, w, oh, ow, p)
-                               : bilinear_f32(in, planes, h, w, oh, ow, p);
+                               : bilinear_f32(in, planes, c, h, w, oh, ow, p);
         case Mode::bicubic:
             return p.antialias ? antialias_f32(in, planes, h, w, oh, ow, p)
                                : bicubic_f32(in, planes, h, w, oh, ow, p);

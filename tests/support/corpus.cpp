@@ -97,17 +97,22 @@ std::string text(const std::map<std::string, Json> &object, const std::string &k
     return s ? *s : std::string();
 }
 
-// The corpus location: HRES_TEST_DATA overrides the source tree's tests/data,
-// so built tests can run on another machine (the GPU host) from a copy.
-std::string data_dir() {
+}  // namespace
+
+// HRES_TEST_DATA overrides the source tree's tests/data, so built tests can
+// run on another machine (the GPU host) from a copy.
+std::string test_data_dir() {
     const char *override_dir = std::getenv("HRES_TEST_DATA");
     return override_dir ? override_dir : HRES_TEST_DATA_DIR;
 }
 
-}  // namespace
+const std::vector<Corpus> &corpora() {
+    static const std::vector<Corpus> all = {{"conformance", "2.11"}, {"conformance-2.15", "2.15"}};
+    return all;
+}
 
-std::vector<CorpusCase> load_corpus() {
-    std::ifstream file(data_dir() + "/conformance/cases.jsonl");
+std::vector<CorpusCase> load_corpus(const Corpus &corpus) {
+    std::ifstream file(test_data_dir() + "/" + corpus.dir + "/cases.jsonl");
     EXPECT_TRUE(file.good()) << "cannot open the conformance manifest";
     std::vector<CorpusCase> cases;
     std::string line;
@@ -120,6 +125,7 @@ std::vector<CorpusCase> load_corpus() {
         }
         const auto &o = std::get<std::map<std::string, Json>>(json.v);
         CorpusCase c;
+        c.corpus = corpus.dir;
         c.id = text(o, "id");
         c.op = text(o, "op");
         c.mode = text(o, "mode");
@@ -153,7 +159,7 @@ T load_role(const CorpusCase &c, const std::string &role, Reader read) {
     auto it = c.files.find(role);
     EXPECT_NE(it, c.files.end()) << c.id << " has no " << role << " array";
     if (it == c.files.end()) return out;
-    EXPECT_TRUE(read(data_dir() + "/conformance/" + it->second, &out, &error)) << error;
+    EXPECT_TRUE(read(test_data_dir() + "/" + c.corpus + "/" + it->second, &out, &error)) << error;
     return out;
 }
 

@@ -1,5 +1,7 @@
-// The PyTorch 2.11 conformance corpus (tests/data/conformance, copied from
-// shared/conformance): cases.jsonl read into plain structs, arrays via .npy.
+// The conformance corpora: tests/data/conformance (PyTorch 2.11, copied from
+// shared/conformance) and tests/data/conformance-2.15 (its cases recomputed by
+// PyTorch 2.15, make_corpus.py there): cases.jsonl read into plain structs,
+// arrays via .npy.
 #pragma once
 
 #include "image_io.h"
@@ -12,6 +14,7 @@
 namespace hres_test {
 
 struct CorpusCase {
+    std::string corpus;  // its directory under tests/data
     std::string id, op, mode, dtype, padding_mode, axes, unsupported;
     bool antialias = false;
     bool align_corners = false;
@@ -20,9 +23,18 @@ struct CorpusCase {
     std::map<std::string, std::string> files;  // role -> file name
 };
 
-// All cases of the corpus; fails the calling test (and returns empty) if the
+// The corpora's directories, the PyTorch version each was made with.
+struct Corpus {
+    std::string dir, torch;
+};
+const std::vector<Corpus> &corpora();
+
+// All cases of a corpus; fails the calling test (and returns empty) if the
 // manifest cannot be read.
-std::vector<CorpusCase> load_corpus();
+std::vector<CorpusCase> load_corpus(const Corpus &corpus);
+
+// tests/data, or HRES_TEST_DATA where set (a copy on another machine).
+std::string test_data_dir();
 
 // Reads one of a case's 4-D arrays ("input", "expected", "grid") as an NCHW image.
 hres::io::HostImage load_array(const CorpusCase &c, const std::string &role);

@@ -120,7 +120,10 @@ bool cpu_supports(Isa isa);
 // The ISA kernels use (the forced one, else best_cpu_isa()).
 Isa active_isa();
 
-// Threads in Halide's pool (0 = one per core). Returns the previous value.
+// Threads in Halide's pool: 0 (and any negative count) = one per core; at
+// most kMaxThreads, larger counts are clamped to it. Returns the previous
+// count of Halide's pool.
+constexpr int kMaxThreads = 256;
 int set_num_threads(int threads);
 
 // Bicubic grid sampling with zeros or border padding on x86 reads its taps
