@@ -28,6 +28,23 @@ enum Axis { along_w, along_h };
 // generic kernel (out_h + out_w > 128), one for its channels-last kernel.
 int64_t other_extent(Kernel k, int64_t out) { return k == generic ? std::max<int64_t>(1, 129 - out) : 1; }
 
+// hres::resize of the NCHW image `in` (1 x channels x ih x iw) handed to
+// the kernel in `layout`; the result back in NCHW. False (after a test
+// failure) where the call fails.
+template<typename T>
+bool resized(const std::vector<T> &in, int64_t channels, int64_t ih, int64_t iw, int64_t oh, int64_t ow,
+             Layout layout, const hres::ResizeOptions &options, std::vector<T> *out) {
+    std::vector<T> source = to_layout(in, 1, channels, ih, iw, layout), result(size_t(channels * oh * ow), T(255));
+    hres::Status s =
+        run_resize(view(source, 1, channels, ih, iw, layout), view(result, 1, channels, oh, ow, layout), options);
+    if (!s) {
+        ADD_FAILURE() << s.message();
+        return false;
+    }
+    *out = from_layout(result, 1, channels, oh, ow, layout);
+    return true;
+}
+
 // What a nearest resize of n -> o along `axis` picks, as a map of o indices:
 // the input holds each pixel's index along that axis in every channel. In
 // make_ties.py's shapes: generic NCHW with 2 channels and NHWC with 3 (both
@@ -44,20 +61,14 @@ bool nearest_map(hres::Interp mode, Kernel kernel, Layout layout, Axis axis, int
     std::vector<T> in(size_t(channels * ih * iw));
     for (int64_t c = 0; c < channels; c++)
         for (int64_t j = 0; j < n; j++) in[size_t(c * n + j)] = T(j);
-    std::vector<T> out(size_t(channels * oh * ow), T(255));
-    in = to_layout(in, 1, channels, ih, iw, layout);
     hres::ResizeOptions options{mode};
     if (scale > 0) {
         // PyTorch was given the other axis' factor too (its extent from 1).
         options.scale_h = axis == along_h ? scale : double(other);
         options.scale_w = axis == along_w ? scale : double(other);
     }
-    hres::Status s = run_resize(view(in, 1, channels, ih, iw, layout), view(out, 1, channels, oh, ow, layout), options);
-    if (!s) {
-        ADD_FAILURE() << s.message();
-        return false;
-    }
-    out = from_layout(out, 1, channels, oh, ow, layout);
+    std::vector<T> out;
+    if (!resized(in, channels, ih, iw, oh, ow, layout, options, &out)) return false;
     map->assign(size_t(o), -1);
     for (int64_t c = 0; c < channels; c++)
         for (int64_t y = 0; y < oh; y++)
@@ -169,16 +180,9 @@ bool filtered_support(hres::Interp mode, bool align, Kernel kernel, Axis axis, i
     const int64_t other = other_extent(kernel, o);
     const int64_t ih = axis == along_h ? n : 1, iw = axis == along_w ? n : 1;
     const int64_t oh = axis == along_h ? o : other, ow = axis == along_w ? o : other;
-    std::vector<float> in(size_t(channels * n), 0.0f), out(size_t(channels * oh * ow), -1.0f);
+    std::vector<float> in(size_t(channels * n), 0.0f), out;
     for (int64_t j = 0; j < n; j++) in[size_t(j * n + j)] = 1.0f;
-    in = to_layout(in, 1, channels, ih, iw, layout);
-    hres::ResizeOptions options{mode, false, align};
-    hres::Status s = run_resize(view(in, 1, channels, ih, iw, layout), view(out, 1, channels, oh, ow, layout), options);
-    if (!s) {
-        ADD_FAILURE() << s.message();
-        return false;
-    }
-    out = from_layout(out, 1, channels, oh, ow, layout);
+    if (!resized(in, channels, ih, iw, oh, ow, layout, {mode, false, align}, &out)) return false;
     first->assign(size_t(o), -1);
     last->assign(size_t(o), -1);
     for (int64_t i = 0; i < o; i++) {
