@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what hres needs on Debian 12 and nothing else: the build packages
-# from apt (only those missing) and a project-local virtual environment (.venv)
-# with the pinned Halide 21.0.0 wheel, CMake and Ninja from PyPI.
+# from apt (only those missing; clang-14 and its sanitizer runtimes for the
+# fuzzers) and a project-local virtual environment (.venv) with the pinned
+# Halide 21.0.0 wheel, CMake and Ninja from PyPI.
 # Idempotent: a second run does nothing. HRES_WITH_OPENCV=1 also installs
 # OpenCV, used only as a benchmark peer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ python3 python3-venv libpng-dev zlib1g-dev libgtest-dev)
+packages=(g++ python3 python3-venv libpng-dev zlib1g-dev libgtest-dev clang-14 libclang-rt-14-dev)
 if [[ "${HRES_WITH_OPENCV:-0}" == 1 ]]; then packages+=(libopencv-dev); fi
 
 missing=()

@@ -244,6 +244,28 @@ bool png_decode(PngDecode *d) {
     png_set_sig_bytes(d->png, 8);  // the caller already consumed and checked the signature
     png_read_info(d->png, d->info);
 
+    // The header is untrusted, and libpng allocates its row buffers when the
+    // transforms are set up (png_read_update_info): bounded first.
+    const uint32_t width = png_get_image_width(d->png, d->info), height = png_get_image_height(d->png, d->info);
+    const std::string size = std::to_string(width) + "x" + std::to_string(height);
+    if (uint64_t(width) * height > uint64_t(kMaxElements)) {
+        d->reason = "PNG of " + size + " pixels is too large: more than 2^31-1 elements, the most hres indexes";
+        return false;
+    }
+    if (uint64_t(width) * 8 > memory_budget() / 4) {  // a row of RGBA16, in libpng's buffers
+        d->reason = "PNG rows of " + std::to_string(width) + " pixels need more than the memory budget of " +
+                    byte_text(memory_budget()) + " allows (--max-memory)";
+        return false;
+    }
+    // Deflate expands at most 1032:1 (zlib's bound), and the compressed rows
+    // hold at least a filter byte and a bit per pixel each: a header that
+    // declares more than the file can hold is a decompression bomb (or a
+    // truncated file), refused before its buffers are allocated.
+    const uint64_t fewest_stored = uint64_t(height) * (1 + (uint64_t(width) + 7) / 8);
+    if (fewest_stored > (d->file_size + 1024) * 1032) {
+        d->reason = "PNG declares " + size + " pixels, more than its " + byte_text(d->file_size) + " file can hold";
+        return false;
+    }
     const int color_type = png_get_color_type(d->png, d->info);
     const int depth = png_get_bit_depth(d->png, d->info);
     // Normalize everything to 8/16-bit gray, gray+alpha, RGB or RGBA.
@@ -269,16 +291,6 @@ bool png_decode(PngDecode *d) {
     const size_t row_bytes = png_get_rowbytes(d->png, d->info);
     if (row_bytes != size_t(d->width) * d->channels * (d->bit_depth / 8)) {
         d->reason = "unexpected PNG row size";
-        return false;
-    }
-    // Deflate expands at most 1032:1 (zlib's bound), and the compressed rows
-    // hold at least a filter byte and a bit per pixel each: a header that
-    // declares more than the file can hold is a decompression bomb (or a
-    // truncated file), refused before its buffers are allocated.
-    const uint64_t fewest_stored = uint64_t(d->height) * (1 + (uint64_t(d->width) + 7) / 8);
-    if (fewest_stored > (d->file_size + 1024) * 1032) {
-        d->reason = "PNG declares " + std::to_string(d->width) + "x" + std::to_string(d->height) +
-                    " pixels, more than its " + byte_text(d->file_size) + " file can hold";
         return false;
     }
     // The decoded rows and the planar image are held at once.
