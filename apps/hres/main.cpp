@@ -41,6 +41,7 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -434,20 +435,30 @@ HostImage load_input(const std::string &path) {
 // Validates the output shape (a usage error: it follows from the arguments) and
 // that OUT can be written in that format, then allocates it; all before the
 // kernel runs, so a doomed run fails fast.
-// The tool then holds IN and OUT twice (the files' bytes and the kernels'
-// aligned buffers, kernel_buffer.h), which must fit the memory budget.
-HostImage prepare_output(const std::string &path, const HostImage &in, int64_t h, int64_t w) {
+// A plain NCHW run on the CPU works on the files' bytes. NHWC (a layout
+// conversion), --bench (whose timings should see memory aligned as callers
+// allocate it) and CUDA (uploaded from there) work on aligned copies.
+bool works_on_copies(const CommonOptions &common) {
+    return common.layout == Layout::nhwc || common.bench_iters > 0 || common.device == hres::Device::cuda;
+}
+
+// The tool then holds IN and OUT, and where the kernel works on copies
+// (works_on_copies) both again, which must fit the memory budget.
+HostImage prepare_output(const std::string &path, const CommonOptions &common, const HostImage &in, int64_t h,
+                         int64_t w) {
     const hres::DType dtype = in.dtype;
     const int64_t n = in.n, c = in.c;
     std::string error;
     size_t bytes = 0;
     if (!hres::io::image_byte_count(dtype, n, c, h, w, &bytes, &error)) fail_usage("output " + error);
-    const uint64_t held = 2 * (uint64_t(in.bytes.size()) + bytes);
+    const int copies = works_on_copies(common) ? 2 : 1;
+    const uint64_t held = copies * (uint64_t(in.bytes.size()) + bytes);
     if (held > hres::io::memory_budget()) {
         fail_runtime("input " + hres::io::shape_string(in) + " and output " + std::to_string(n) + "x" +
                      std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) + " need " +
-                     hres::io::byte_text(held) + " (each held twice), more than the memory budget of " +
-                     hres::io::byte_text(hres::io::memory_budget()) + " (--max-memory)");
+                     hres::io::byte_text(held) + (copies == 2 ? " (with the kernel's copies)" : "") +
+                     ", more than the memory budget of " + hres::io::byte_text(hres::io::memory_budget()) +
+                     " (--max-memory)");
     }
     HostImage out;
     out.dtype = dtype;
@@ -485,17 +496,24 @@ void upload(hres::CudaBuffer *buffer, const void *host, size_t bytes) {
 // happen outside, so nchw and nhwc timings compare kernel against kernel.
 KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostImage *out,
                        const std::vector<float> *params, const Kernel &kernel) {
-    const hres::io::KernelBuffer in_buffer(in.bytes.size()), out_buffer(out->bytes.size());
-    std::memset(out_buffer.data(), 0, out_buffer.size());  // faults its pages in before the first call
+    std::unique_ptr<hres::io::KernelBuffer> in_buffer, out_buffer;
     hres::Image in_view, out_view;
-    if (common.layout == Layout::nhwc) {
-        hres::io::to_interleaved(in, in_buffer.data());
-        in_view = hres::nhwc(in_buffer.data(), in.dtype, in.n, in.c, in.h, in.w);
-        out_view = hres::nhwc(out_buffer.data(), out->dtype, out->n, out->c, out->h, out->w);
+    if (!works_on_copies(common)) {
+        in_view = hres::nchw(const_cast<uint8_t *>(in.bytes.data()), in.dtype, in.n, in.c, in.h, in.w);
+        out_view = hres::nchw(out->bytes.data(), out->dtype, out->n, out->c, out->h, out->w);
     } else {
-        std::memcpy(in_buffer.data(), in.bytes.data(), in.bytes.size());
-        in_view = hres::nchw(in_buffer.data(), in.dtype, in.n, in.c, in.h, in.w);
-        out_view = hres::nchw(out_buffer.data(), out->dtype, out->n, out->c, out->h, out->w);
+        in_buffer = std::make_unique<hres::io::KernelBuffer>(in.bytes.size());
+        out_buffer = std::make_unique<hres::io::KernelBuffer>(out->bytes.size());
+        std::memset(out_buffer->data(), 0, out_buffer->size());  // faults its pages in before the first call
+        if (common.layout == Layout::nhwc) {
+            hres::io::to_interleaved(in, in_buffer->data());
+            in_view = hres::nhwc(in_buffer->data(), in.dtype, in.n, in.c, in.h, in.w);
+            out_view = hres::nhwc(out_buffer->data(), out->dtype, out->n, out->c, out->h, out->w);
+        } else {
+            std::memcpy(in_buffer->data(), in.bytes.data(), in.bytes.size());
+            in_view = hres::nchw(in_buffer->data(), in.dtype, in.n, in.c, in.h, in.w);
+            out_view = hres::nchw(out_buffer->data(), out->dtype, out->n, out->c, out->h, out->w);
+        }
     }
     const float *params_view = params ? params->data() : nullptr;
     void *const out_host = out_view.data;
@@ -557,10 +575,11 @@ KernelTimes run_kernel(const CommonOptions &common, const HostImage &in, HostIma
         const hres::Status status = hres::cuda_download(out_host, out_device.get(), out->bytes.size());
         if (!status.ok()) fail_runtime("--device cuda: " + status.message());
     }
+    if (!out_buffer) return times;
     if (common.layout == Layout::nhwc) {
-        hres::io::from_interleaved(out_buffer.data(), out);
+        hres::io::from_interleaved(out_buffer->data(), out);
     } else {
-        std::memcpy(out->bytes.data(), out_buffer.data(), out->bytes.size());
+        std::memcpy(out->bytes.data(), out_buffer->data(), out->bytes.size());
     }
     return times;
 }
@@ -595,7 +614,7 @@ void print_report(const std::string &what, const CommonOptions &common, const Ke
 void execute_kernel(const char *command, const std::string &details, const CommonOptions &common, const HostImage &in,
                     const std::string &out_path, int64_t out_h, int64_t out_w, const std::vector<float> *params,
                     const Kernel &kernel) {
-    HostImage out = prepare_output(out_path, in, out_h, out_w);
+    HostImage out = prepare_output(out_path, common, in, out_h, out_w);
     const KernelTimes times = run_kernel(common, in, &out, params, kernel);
     save_output(out_path, out);
     print_report(std::string(command) + " " + describe(in) + " -> " + hres::io::shape_string(out) + " " + details,
