@@ -150,16 +150,18 @@ inline Expr nearest_source(Expr i, Expr in, Expr out, Expr user_scale, bool exac
 // Bounds of nearest_source's index over a span of outputs, for bounds
 // inference (the index itself comes from a table, whose values it cannot
 // see): the same product in float64, where it is exact, widened by the
-// float32 roundings (at most 2^-23 of it) or, under the legacy short cut,
-// which differs from the formula by less than a pixel, by one pixel.
+// float32 roundings (at most 2^-23 of it); under the legacy short cut, its
+// own index (an explicit scale factor may be any, whatever the sizes).
 inline std::pair<Expr, Expr> nearest_source_bounds(Expr i, Expr in, Expr out, Expr user_scale, bool exact,
                                                    Expr channels_last) {
     Expr scale = cast<double>(scale_from_sizes_or_factor(user_scale, in, out, Float(32)));
     Expr p = scale * (cast<double>(i) + Expr(exact ? 0.5 : 0.0));
-    const Expr one(1.0), narrower(1.0 - std::ldexp(1.0, -22)), wider(1.0 + std::ldexp(1.0, -22));
-    Expr lo = select(channels_last, p - one, p * narrower);
-    Expr hi = select(channels_last, p + one, p * wider);
-    return {clamp(cast<int>(floor(lo)), 0, in - 1), clamp(cast<int>(floor(hi)), 0, in - 1)};
+    const Expr narrower(1.0 - std::ldexp(1.0, -22)), wider(1.0 + std::ldexp(1.0, -22));
+    Expr lo = clamp(cast<int>(floor(p * narrower)), 0, in - 1), hi = clamp(cast<int>(floor(p * wider)), 0, in - 1);
+    if (exact) return {lo, hi};
+    Expr legacy = select(out == in, i, i / 2);
+    Expr short_cut = channels_last && (out == in || out == 2 * in);
+    return {select(short_cut, legacy, lo), select(short_cut, legacy, hi)};
 }
 
 // grid_sample's map from a normalised coordinate g (-1 and +1 are the image

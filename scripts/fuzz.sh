@@ -7,7 +7,8 @@
 #             instrumented, linked to the kernels of $HRES_BUILD_DIR (default
 #             build/, built first when missing).
 # Needs clang-14 (scripts/setup.sh installs it). The suite runs each for a
-# minute (tests/CMakeLists.txt); a developer runs them longer. Usage:
+# minute from a fixed seed (HRES_FUZZ_SEED=1; unset: a new one each run); a
+# developer runs them longer. Usage:
 #   bash scripts/fuzz.sh [SECONDS] [image_io|api|all]   (default 300 all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ seconds=${1:-300}
 which=${2:-all}
 out=build-fuzz
 mkdir -p "$out/crashes"
+seed=(-seed="${HRES_FUZZ_SEED:-0}")
 flags=(-std=c++17 -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 
 fuzz_image_io() {
@@ -47,7 +49,7 @@ for shape in ('(1, 4, 65536, 65536)', '(1, 3, 30000, 30000)', '(2147483647,)'):
     open('%s/image_huge_%s' % (sys.argv[1], name), 'wb').write(b'\1' + npy)
     open('%s/array_huge_%s' % (sys.argv[1], name), 'wb').write(b'\2' + npy)
 PY
-    "$out/image_io_fuzzer" "$out/corpus" -max_len=65536 -max_total_time="$seconds" -print_final_stats=1 \
+    "$out/image_io_fuzzer" "$out/corpus" "${seed[@]}" -max_len=65536 -max_total_time="$seconds" -print_final_stats=1 \
         -artifact_prefix="$out/crashes/"
 }
 
@@ -62,7 +64,7 @@ fuzz_api() {
         -Wl,--start-group "$build"/generators/lib*.a -Wl,--end-group "$build/generators/hres_halide_runtime.o" \
         -ldl -lpthread -o "$out/api_fuzzer"
     # One kernel thread: the fuzzer's own time goes to its inputs.
-    HL_NUM_THREADS=1 "$out/api_fuzzer" "$out/api_corpus" -max_len=512 -max_total_time="$seconds" \
+    HL_NUM_THREADS=1 "$out/api_fuzzer" "$out/api_corpus" "${seed[@]}" -max_len=512 -max_total_time="$seconds" \
         -print_final_stats=1 -artifact_prefix="$out/crashes/api_"
 }
 

@@ -141,6 +141,11 @@ TEST(ResizeVsReference, CornerCases) {
                 // legacy short cut (out == 2 * in) under a scale that is not 2.
                 cases.push_back({mode, aa, ac, 2, 3, 97, 20, 1000, 41, 10.31, 2.05, l});
                 cases.push_back({mode, aa, ac, 1, 4, 5, 7, 10, 14, 2.1, 2.1, l});
+                // Scale factors no size could come from (ATen takes both):
+                // the legacy short cut's rows far from the formula's, where
+                // the upscale reuses input rows (the API fuzzer's find).
+                cases.push_back({mode, aa, ac, 1, 1, 4, 9, 8, 1, 3.999941, 0.1, l});
+                cases.push_back({mode, aa, ac, 1, 3, 20, 9, 40, 9, 9.5, 0.3, l});
                 cases.push_back({mode, aa, ac, 1, 3, 61, 9, 183, 9, 0, 0, l});
                 // RGB and RGBA shrunk in y to 0.7 or less: interleaved
                 // float32 runs the vertical pass first along flat rows (x86),

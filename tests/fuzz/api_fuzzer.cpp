@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "hres/hres.h"
@@ -25,9 +26,20 @@
 
 namespace {
 
+std::string call_text;  // the call being made, for the report
+
 [[noreturn]] void fail(const char *what) {
-    std::fprintf(stderr, "api_fuzzer: %s\n", what);
+    std::fprintf(stderr, "api_fuzzer: %s\n  in %s\n", what, call_text.c_str());
     std::abort();
+}
+
+std::string describe(const char *name, const hres::Image &im) {
+    char text[200];
+    std::snprintf(text, sizeof text, "%s %s %lldx%lldx%lldx%lld strides %lld,%lld,%lld,%lld%s", name,
+                  hres::to_string(im.dtype), (long long)im.n, (long long)im.c, (long long)im.h, (long long)im.w,
+                  (long long)im.stride_n, (long long)im.stride_c, (long long)im.stride_h, (long long)im.stride_w,
+                  im.data ? "" : " null");
+    return text;
 }
 
 struct View {
@@ -159,6 +171,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             o.scale_h = fdp.ConsumeIntegralInRange<int>(0, 12) == 0 ? -1.0 : fdp.ConsumeFloatingPointInRange<double>(0.1, 4.0);
             o.scale_w = fdp.ConsumeFloatingPointInRange<double>(0.1, 4.0);
         }
+        call_text = "resize " + std::string(hres::to_string(o.mode)) + (o.antialias ? " antialias" : "") +
+                    (o.align_corners ? " align_corners" : "") + " scales " + std::to_string(o.scale_h) + "," +
+                    std::to_string(o.scale_w) + ": " + describe("in", in.image) + "; " + describe("out", out.image);
         s = hres::resize(in.image, out.image, o);
         if (s.ok()) {
             if (dtype == hres::DType::u8) check_resize<uint8_t>(in.image, out.image, o);
