@@ -338,6 +338,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
 
     const int dtype = internal::dtype_index(in);
     const int device = internal::device_index(in);
+    const bool channels_last = pytorch_channels_last_kernel(in, out);  // decided on the caller's images
     switch (options.mode) {
     case Interp::nearest:
     case Interp::nearest_exact: {
@@ -363,8 +364,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
             kernel = kNearestScalarPixels[options.mode == Interp::nearest_exact];
         }
         return internal::run_kernel("resize", [&] {
-            return kernel(views.input.get(), options.scale_h, options.scale_w, pytorch_channels_last_kernel(in, out),
-                          views.output.get());
+            return kernel(views.input.get(), options.scale_h, options.scale_w, channels_last, views.output.get());
         });
     }
     case Interp::bilinear:
@@ -381,8 +381,7 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
                 return internal::run_kernel("resize", [&] {
                     return kVertical[bicubic][options.antialias][dtype](source.get(), options.align_corners,
                                                                         options.scale_h, options.scale_w,
-                                                                        pytorch_channels_last_kernel(in, out),
-                                                                        result.get());
+                                                                        channels_last, result.get());
                 });
             }
         }
@@ -526,8 +525,8 @@ Status resize(const Image &in, const Image &out, const ResizeOptions &options) {
             !device && !pixel_rows && in.n > 1 && internal::pool_threads() < kThreadsPerImage * in.n;
         auto run = [&](halide_buffer_t *source, halide_buffer_t *result) {
             return internal::run_kernel("resize", [&] {
-                return kernel(source, options.align_corners, options.scale_h, options.scale_w,
-                              pytorch_channels_last_kernel(in, out), result);
+                return kernel(source, options.align_corners, options.scale_h, options.scale_w, channels_last,
+                              result);
             });
         };
         if (!images_in_turn) return run(input.get(), output.get());
