@@ -976,6 +976,48 @@ TEST_F(CliTest, NewCommandsBenchPrintsMedian) {
     }
 }
 
+// --explain names the kernel that ran and the rule of the kernel table that
+// chose it, for every subcommand. The expected kernels are rows the table
+// chooses on any CPU (a resize that keeps the width is its vertical pass;
+// planar float32 nearest sampling, bicubic under reflection and vertical
+// flips have no special case), but nearest resizing, which AMD's AVX2 and
+// SSE4.1 entries run as scalar pixel copies.
+TEST_F(CliTest, ExplainNamesTheKernelAndItsRule) {
+    save("in.npy", make_image(DType::f32, 1, 3, 16, 16));
+    write_text(work.file("grid.npy"), npy_f32({1, 4, 4, 2}, std::vector<float>(32, 0.25f)));
+    struct Case {
+        std::vector<std::string> args;
+        std::string kernel, rule;
+    };
+    const Case cases[] = {
+        {{"resize", "in.npy", "out.npy", "--size", "8x16", "--explain"}, "resize_vertical_bilinear_f32",
+         "resize bilinear f32 on cpu: layout planar|rgb|rgba|interleaved, keeps_width"},
+        {{"resize", "in.npy", "out.npy", "--size", "8x8", "--mode", "nearest", "--device", "cpu", "--explain"},
+         "resize_nearest_f32", ""},
+        {{"affine", "in.npy", "out.npy", "--theta", "1,0,0,0,1,0", "--mode", "nearest", "--explain"},
+         "affine_grid_sample_nearest_f32", "affine_grid_sample nearest f32 on cpu: any other"},
+        {{"grid-sample", "in.npy", "grid.npy", "out.npy", "--mode", "bicubic", "--padding", "reflection", "--explain"},
+         "grid_sample_bicubic_f32", "grid_sample bicubic f32 on cpu: any other"},
+        {{"flip", "in.npy", "out.npy", "--vertical", "--explain"}, "flip_f32", "flip f32 on cpu: any other"},
+    };
+    for (const Case &c : cases) {
+        CliResult r;
+        expect_success(c.args, &r);
+        const std::string what = join(c.args) + "\n" + r.out;
+        // The nearest float32 resize runs scalar pixel copies on AMD's AVX2 and SSE4.1 entries.
+        if (c.kernel == "resize_nearest_f32" && r.out.find("kernel: resize_nearest_f32_scalar_pixels\n") != std::string::npos) {
+            EXPECT_NE(r.out.find("cpu: x86 entry "), std::string::npos) << what;
+            EXPECT_NE(r.out.find(", AMD"), std::string::npos) << what;
+        } else {
+            EXPECT_NE(r.out.find("kernel: " + c.kernel + "\n"), std::string::npos) << what;
+        }
+        if (!c.rule.empty()) EXPECT_NE(r.out.find("rule: " + c.rule + "\n"), std::string::npos) << what;
+        EXPECT_NE(r.out.find("\nwhy: "), std::string::npos) << what;
+        EXPECT_NE(r.out.find("\ncpu: x86 entry "), std::string::npos) << what;
+        fs::remove(work.file("out.npy"));
+    }
+}
+
 TEST_F(CliTest, NewCommandsRejectBadArguments) {
     save("in.npy", make_image(DType::f32, 2, 3, 8, 8));
     write_text(work.file("grid.npy"), npy_f32({2, 4, 4, 2}, std::vector<float>(64, 0.0f)));

@@ -294,6 +294,7 @@ struct CommonOptions {
     hres::Device device = hres::Device::cpu;
     int bench_iters = 0;  // 0: no --bench
     uint64_t max_memory = hres::io::kDefaultMemoryBudget;
+    bool explain = false;
 };
 
 // A byte count: digits with an optional K, M or G (binary units), e.g. 512M.
@@ -328,6 +329,10 @@ void add_common_options(CommonOptions *common, std::vector<OptionSpec> *specs) {
                       "the most the tool holds at once, e.g. 512M or 16G (default 4G); inputs, outputs and "
                       "file headers beyond it are refused before anything is allocated",
                       [common](const std::string &v) { common->max_memory = parse_bytes_option("--max-memory", v); }});
+    specs->push_back({"--explain", "",
+                      "print the kernel that ran and the rule of the kernel table (kernels/kernels.toml) "
+                      "that chose it",
+                      [common](const std::string &) { common->explain = true; }});
     specs->push_back({"--bench", "ITERS",
                       "after a warm-up run, time ITERS runs; print median and min (cuda: per call, "
                       "device synchronised)",
@@ -597,6 +602,12 @@ void print_report(const std::string &what, const CommonOptions &common, const Ke
     } else {
         std::printf("%s layout=%s isa=%s threads=%s: %.1f us\n", what.c_str(), choice_name(common.layout, kLayouts),
                     choice_name(hres::active_isa(), kIsas), threads.c_str(), times.first_us);
+    }
+    if (common.explain) {
+        const hres::KernelChoice choice = hres::last_kernel_choice();
+        std::printf("kernel: %s\nrule: %s\n", choice.kernel, choice.rule);
+        if (*choice.x86_entry) std::printf("cpu: x86 entry %s%s\n", choice.x86_entry, choice.amd ? ", AMD" : "");
+        std::printf("why: %s\n", choice.why);
     }
     if (times.bench_us.empty()) return;
     std::vector<double> sorted = times.bench_us;

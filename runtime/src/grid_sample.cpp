@@ -1,63 +1,7 @@
-// hres::grid_sample and hres::affine_grid_sample: argument checks and dispatch
-// over (device, mode, dtype) to the kernels of generators/grid_sample_generator.cpp.
+// hres::grid_sample and hres::affine_grid_sample: argument checks, the call
+// described for the dispatcher (dispatch.h), and the kernel it chooses.
+#include "dispatch.h"
 #include "internal.h"
-
-#include "hres_affine_grid_sample_bicubic_f32.h"
-#include "hres_affine_grid_sample_bicubic_u8.h"
-#include "hres_affine_grid_sample_bicubic_padded_border_f32.h"
-#include "hres_affine_grid_sample_bicubic_padded_border_u8.h"
-#include "hres_affine_grid_sample_bicubic_padded_border_u8_planar_words.h"
-#include "hres_affine_grid_sample_bicubic_padded_border_u8_rgb_words.h"
-#include "hres_affine_grid_sample_bicubic_padded_border_u8_rgba_words.h"
-#include "hres_affine_grid_sample_bicubic_padded_zeros_f32.h"
-#include "hres_affine_grid_sample_bicubic_padded_zeros_u8.h"
-#include "hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
-#include "hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
-#include "hres_affine_grid_sample_bicubic_padded_zeros_u8_rgba_words.h"
-#include "hres_affine_grid_sample_bilinear_f32.h"
-#include "hres_affine_grid_sample_bilinear_f32_prefetched.h"
-#include "hres_affine_grid_sample_bilinear_u8.h"
-#include "hres_affine_grid_sample_bilinear_u8_pixel_words.h"
-#include "hres_affine_grid_sample_nearest_f32.h"
-#include "hres_affine_grid_sample_nearest_u8.h"
-#include "hres_affine_grid_sample_bilinear_u8_planar_words.h"
-#include "hres_affine_grid_sample_bilinear_u8_rgb_words.h"
-#include "hres_affine_grid_sample_nearest_u8_planar_words.h"
-#include "hres_affine_grid_sample_nearest_u8_rgb_words.h"
-#include "hres_grid_sample_bicubic_f32.h"
-#include "hres_grid_sample_bicubic_u8.h"
-#include "hres_grid_sample_bicubic_padded_border_f32.h"
-#include "hres_grid_sample_bicubic_padded_border_u8.h"
-#include "hres_grid_sample_bicubic_padded_border_u8_planar_words.h"
-#include "hres_grid_sample_bicubic_padded_border_u8_rgb_words.h"
-#include "hres_grid_sample_bicubic_padded_border_u8_rgba_words.h"
-#include "hres_grid_sample_bicubic_padded_zeros_f32.h"
-#include "hres_grid_sample_bicubic_padded_zeros_u8.h"
-#include "hres_grid_sample_bicubic_padded_zeros_u8_planar_words.h"
-#include "hres_grid_sample_bicubic_padded_zeros_u8_rgb_words.h"
-#include "hres_grid_sample_bicubic_padded_zeros_u8_rgba_words.h"
-#include "hres_grid_sample_bilinear_f32.h"
-#include "hres_grid_sample_bilinear_f32_prefetched.h"
-#include "hres_grid_sample_bilinear_u8.h"
-#include "hres_grid_sample_bilinear_u8_pixel_words.h"
-#include "hres_grid_sample_nearest_f32.h"
-#include "hres_grid_sample_nearest_u8.h"
-#include "hres_grid_sample_bilinear_u8_planar_words.h"
-#include "hres_grid_sample_bilinear_u8_rgb_words.h"
-#include "hres_grid_sample_nearest_u8_planar_words.h"
-#include "hres_grid_sample_nearest_u8_rgb_words.h"
-#include "hres_affine_grid_sample_bicubic_f32_cuda.h"
-#include "hres_affine_grid_sample_bicubic_u8_cuda.h"
-#include "hres_affine_grid_sample_bilinear_f32_cuda.h"
-#include "hres_affine_grid_sample_bilinear_u8_cuda.h"
-#include "hres_affine_grid_sample_nearest_f32_cuda.h"
-#include "hres_affine_grid_sample_nearest_u8_cuda.h"
-#include "hres_grid_sample_bicubic_f32_cuda.h"
-#include "hres_grid_sample_bicubic_u8_cuda.h"
-#include "hres_grid_sample_bilinear_f32_cuda.h"
-#include "hres_grid_sample_bilinear_u8_cuda.h"
-#include "hres_grid_sample_nearest_f32_cuda.h"
-#include "hres_grid_sample_nearest_u8_cuda.h"
 
 #include <atomic>
 #include <limits>
@@ -65,63 +9,6 @@
 namespace hres {
 
 namespace {
-
-// Both kernel families share one signature: (input, grid or theta, padding,
-// align_corners, output).
-using SampleKernel = int (*)(halide_buffer_t *, halide_buffer_t *, int, bool, halide_buffer_t *);
-
-// [device][mode][dtype], modes in the order of mode_index().
-constexpr SampleKernel kGridSample[2][3][2] = {
-    {{hres_grid_sample_bilinear_u8, hres_grid_sample_bilinear_f32},
-     {hres_grid_sample_nearest_u8, hres_grid_sample_nearest_f32},
-     {hres_grid_sample_bicubic_u8, hres_grid_sample_bicubic_f32}},
-    {{hres_grid_sample_bilinear_u8_cuda, hres_grid_sample_bilinear_f32_cuda},
-     {hres_grid_sample_nearest_u8_cuda, hres_grid_sample_nearest_f32_cuda},
-     {hres_grid_sample_bicubic_u8_cuda, hres_grid_sample_bicubic_f32_cuda}},
-};
-constexpr SampleKernel kAffineGridSample[2][3][2] = {
-    {{hres_affine_grid_sample_bilinear_u8, hres_affine_grid_sample_bilinear_f32},
-     {hres_affine_grid_sample_nearest_u8, hres_affine_grid_sample_nearest_f32},
-     {hres_affine_grid_sample_bicubic_u8, hres_affine_grid_sample_bicubic_f32}},
-    {{hres_affine_grid_sample_bilinear_u8_cuda, hres_affine_grid_sample_bilinear_f32_cuda},
-     {hres_affine_grid_sample_nearest_u8_cuda, hres_affine_grid_sample_nearest_f32_cuda},
-     {hres_affine_grid_sample_bicubic_u8_cuda, hres_affine_grid_sample_bicubic_f32_cuda}},
-};
-
-// x86 bicubic under zeros or border padding, reading a copy of the input
-// padded so (generators/grid_sample_generator.cpp), [padding][dtype],
-// paddings in the order of padding_value().
-constexpr SampleKernel kGridSamplePadded[2][2] = {
-    {hres_grid_sample_bicubic_padded_zeros_u8, hres_grid_sample_bicubic_padded_zeros_f32},
-    {hres_grid_sample_bicubic_padded_border_u8, hres_grid_sample_bicubic_padded_border_f32},
-};
-constexpr SampleKernel kAffineGridSamplePadded[2][2] = {
-    {hres_affine_grid_sample_bicubic_padded_zeros_u8, hres_affine_grid_sample_bicubic_padded_zeros_f32},
-    {hres_affine_grid_sample_bicubic_padded_border_u8, hres_affine_grid_sample_bicubic_padded_border_f32},
-};
-// The same for uint8 images of one layout, each window read as one byte
-// word, [layout][padding], layouts as padded_word_layout() numbers them.
-constexpr SampleKernel kGridSamplePaddedWords[3][2] = {
-    {hres_grid_sample_bicubic_padded_zeros_u8_rgb_words, hres_grid_sample_bicubic_padded_border_u8_rgb_words},
-    {hres_grid_sample_bicubic_padded_zeros_u8_planar_words, hres_grid_sample_bicubic_padded_border_u8_planar_words},
-    {hres_grid_sample_bicubic_padded_zeros_u8_rgba_words, hres_grid_sample_bicubic_padded_border_u8_rgba_words}};
-constexpr SampleKernel kAffineGridSamplePaddedWords[3][2] = {
-    {hres_affine_grid_sample_bicubic_padded_zeros_u8_rgb_words,
-     hres_affine_grid_sample_bicubic_padded_border_u8_rgb_words},
-    {hres_affine_grid_sample_bicubic_padded_zeros_u8_planar_words,
-     hres_affine_grid_sample_bicubic_padded_border_u8_planar_words},
-    {hres_affine_grid_sample_bicubic_padded_zeros_u8_rgba_words,
-     hres_affine_grid_sample_bicubic_padded_border_u8_rgba_words}};
-
-// The layouts of the padded copy's byte-word kernels: internal::WordLayout's
-// (NHWC RGB 0, planar 1), and NHWC RGBA 2, whose words are windows of the
-// planar copy too; -1 for the rest.
-int padded_word_layout(const Image &in, const Image &out) {
-    if (internal::WordLayout layout = internal::u8_word_layout(in, out); layout != internal::WordLayout::none) {
-        return static_cast<int>(layout);
-    }
-    return internal::dense_u8_pixels(in, out, 4) ? 2 : -1;
-}
 
 // The largest padded copy worth making. glibc's malloc keeps freed
 // blocks up to 32 MiB for reuse (its largest mmap threshold); beyond that the
@@ -143,14 +30,8 @@ size_t padded_copy_bytes(const Image &in) {
     return bytes;
 }
 
-int mode_index(Interp mode) {
-    switch (mode) {
-    case Interp::bilinear: return 0;
-    case Interp::nearest: return 1;
-    case Interp::bicubic: return 2;
-    case Interp::nearest_exact: break;
-    }
-    return -1;
+bool sampling_mode(Interp mode) {
+    return mode == Interp::bilinear || mode == Interp::nearest || mode == Interp::bicubic;
 }
 
 // The kernels take PyTorch's padding enum values (generators/boundary.h).
@@ -163,81 +44,26 @@ int padding_value(Padding padding) {
     return -1;
 }
 
-// x86 uint8 nearest and bilinear kernels of one layout that read their taps
-// as 32-bit byte words (generators/grid_sample_generator.cpp): [layout][mode],
-// layouts as internal::WordLayout numbers them (NHWC RGB, planar), modes
-// bilinear then nearest (mode_index()).
-using WordKernels = SampleKernel[2][2];
+// The call as the dispatcher sees it (nearest: on the views it copies).
+internal::Call describe(internal::Op op, const Image &in, const Image &out, const GridSampleOptions &options) {
+    using namespace internal;
+    Call call{op, in.device, in.dtype, options.mode, false, options.padding, layout_of(in, out)};
+    auto fact = [&](uint32_t f, bool holds) { call.facts |= holds ? f : 0; };
+    fact(Fact::copy_fits, padded_copy_bytes(in) <= copy_limit.load());
+    fact(Fact::word_span, element_span(in) >= 4);
+    fact(Fact::three_channels, in.c == 3);
+    return call;
+}
 
-// The kernels of one operation.
-struct SampleKernels {
-    const SampleKernel (&general)[2][3][2];  // [device][mode][dtype]
-    const SampleKernel (&padded)[2][2];      // bicubic on a padded copy: [padding][dtype]
-    const SampleKernel (&padded_words)[3][2];  // the same, uint8 as byte words: [layout][padding]
-    const WordKernels &words;
-    SampleKernel prefetched;  // x86 float32 bilinear prefetching the next row's taps
-    SampleKernel pixel_words;  // x86 uint8 bilinear of RGB images, pixels packed into words
-};
-constexpr WordKernels kGridSampleWords = {
-    {hres_grid_sample_bilinear_u8_rgb_words, hres_grid_sample_nearest_u8_rgb_words},
-    {hres_grid_sample_bilinear_u8_planar_words, hres_grid_sample_nearest_u8_planar_words}};
-constexpr WordKernels kAffineGridSampleWords = {
-    {hres_affine_grid_sample_bilinear_u8_rgb_words, hres_affine_grid_sample_nearest_u8_rgb_words},
-    {hres_affine_grid_sample_bilinear_u8_planar_words, hres_affine_grid_sample_nearest_u8_planar_words}};
-constexpr SampleKernels kGridSampleKernels{kGridSample,
-                                           kGridSamplePadded,
-                                           kGridSamplePaddedWords,
-                                           kGridSampleWords,
-                                           hres_grid_sample_bilinear_f32_prefetched,
-                                           hres_grid_sample_bilinear_u8_pixel_words};
-constexpr SampleKernels kAffineGridSampleKernels{kAffineGridSample,
-                                                 kAffineGridSamplePadded,
-                                                 kAffineGridSamplePaddedWords,
-                                                 kAffineGridSampleWords,
-                                                 hres_affine_grid_sample_bilinear_f32_prefetched,
-                                                 hres_affine_grid_sample_bilinear_u8_pixel_words};
-
-// The kernel for a call: a padded-copy variant where one takes it (CPU
-// bicubic, zeros or border padding, a copy within the limit); else the
-// [device][mode][dtype] entry. uint8 NHWC RGB and RGBA and planar images
-// read the padded copy's windows as byte words on every entry (gathered in
-// hardware on the Sapphire Rapids entry, a scalar loop of word copies
-// elsewhere, which beat the float windows' per-pixel conversions and
-// transposes: 1.2-1.7x on the build machine's AVX2 and SSE4.1 entries;
-// schedules/grid_sample_x86.cpp). On the Sapphire Rapids entry uint8 NHWC
-// RGB and planar images read their nearest and bilinear taps as byte words
-// gathered in hardware too (schedules/grid_sample_x86.cpp has the numbers;
-// a word of the input needs 4 elements of it). On the other entries uint8
-// bilinear of RGB images in those layouts packs each pixel into a word
-// first, gathered once for the three channels: 1.4-1.8x faster on the AVX2
-// entry on AMD's and Intel's cores (on the Sapphire Rapids entry the byte
-// words stay ahead: NHWC RGB 1.3x at 1 thread, planar batches 1.1x at 16
-// threads; schedules/grid_sample_x86.cpp).
-// On AMD's cores float32 bilinear prefetches the next row's taps
-// (kernel_choice.h).
-SampleKernel pick_kernel(const SampleKernels &kernels, const Image &in, const Image &out,
-                         const GridSampleOptions &options) {
-    const int dtype = internal::dtype_index(in);
-    const bool cpu = in.device == Device::cpu;
-    const int mode = mode_index(options.mode);
-    if (cpu && options.mode == Interp::bicubic &&
-        (options.padding == Padding::zeros || options.padding == Padding::border) &&
-        padded_copy_bytes(in) <= copy_limit.load()) {
-        if (const int layout = padded_word_layout(in, out); layout >= 0) {
-            return kernels.padded_words[layout][padding_value(options.padding)];
-        }
-        return kernels.padded[padding_value(options.padding)][dtype];
-    }
-    const int words = static_cast<int>(internal::word_layout(in, out));  // a [layout] index, or -1
-    if (words >= 0 && options.mode != Interp::bicubic && internal::element_span(in) >= 4) {
-        return kernels.words[words][mode];
-    }
-    const bool rgb_u8 = in.c == 3 && internal::u8_word_layout(in, out) != internal::WordLayout::none;
-    if (rgb_u8 && options.mode == Interp::bilinear) return kernels.pixel_words;
-    if (cpu && in.dtype == DType::f32 && options.mode == Interp::bilinear && internal::amd_kernels()) {
-        return kernels.prefetched;
-    }
-    return kernels.general[internal::device_index(in)][mode][dtype];
+// Runs the kernel the table chooses; `params` is the grid or theta.
+Status sample(internal::Op op, const char *name, internal::CopyViews &views, halide_buffer_t *params,
+              const GridSampleOptions &options) {
+    const internal::Kernel *kernel = internal::choose(describe(op, views.in, views.out, options));
+    if (!kernel) return internal::no_kernel(name);
+    return internal::run_kernel(name, [&] {
+        return kernel->run.sample(views.input.get(), params, padding_value(options.padding), options.align_corners,
+                                  views.output.get());
+    });
 }
 
 // Checks shared by both entry points; `params` names the float array
@@ -246,7 +72,7 @@ Status check_sampling(const char *op, const Image &in, const Image &out, const f
                       int64_t count, const GridSampleOptions &options) {
     const std::string prefix = std::string(op) + ": ";
     if (Status s = internal::check_pair(in, out); !s) return Status::error(prefix + s.message());
-    if (mode_index(options.mode) < 0) {
+    if (!sampling_mode(options.mode)) {
         return Status::error(prefix + "mode must be bilinear, nearest or bicubic, not " + to_string(options.mode));
     }
     if (padding_value(options.padding) < 0) return Status::error(prefix + "invalid padding mode value");
@@ -270,11 +96,7 @@ Status grid_sample(const Image &in, const float *grid, const Image &out, const G
     // Nearest copies pixels; the other modes compute with them.
     internal::CopyViews views(in, out, options.mode == Interp::nearest);
     internal::DenseFloats grid_view(grid, in.device, {2, out.w, out.h, out.n});
-    SampleKernel kernel = pick_kernel(kGridSampleKernels, views.in, views.out, options);
-    return internal::run_kernel("grid_sample", [&] {
-        return kernel(views.input.get(), grid_view.get(), padding_value(options.padding), options.align_corners,
-                      views.output.get());
-    });
+    return sample(internal::Op::grid_sample, "grid_sample", views, grid_view.get(), options);
 }
 
 Status affine_grid_sample(const Image &in, const float *theta, const Image &out, const GridSampleOptions &options) {
@@ -283,11 +105,7 @@ Status affine_grid_sample(const Image &in, const float *theta, const Image &out,
     // Nearest copies pixels; the other modes compute with them.
     internal::CopyViews views(in, out, options.mode == Interp::nearest);
     internal::DenseFloats theta_view(theta, in.device, {3, 2, out.n});
-    SampleKernel kernel = pick_kernel(kAffineGridSampleKernels, views.in, views.out, options);
-    return internal::run_kernel("affine_grid_sample", [&] {
-        return kernel(views.input.get(), theta_view.get(), padding_value(options.padding), options.align_corners,
-                      views.output.get());
-    });
+    return sample(internal::Op::affine_grid_sample, "affine_grid_sample", views, theta_view.get(), options);
 }
 
 }  // namespace hres

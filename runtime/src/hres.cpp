@@ -1,11 +1,8 @@
 // Wrapper core: images, argument checks, Halide error capture, ISA and thread
 // controls. Op entry points live in one file each (resize.cpp, ...).
+#include "dispatch.h"
 #include "internal.h"
 #include "scratch.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 #include <algorithm>
 #include <atomic>
@@ -139,9 +136,8 @@ constexpr int kFeatureWords = (halide_target_feature_end + 63) / 64;
 
 struct FeatureMask {
     uint64_t words[kFeatureWords] = {};
-    FeatureMask(std::initializer_list<halide_target_feature_t> features) {
-        for (auto f : features) words[f / 64] |= uint64_t(1) << (f % 64);
-    }
+    void add(int feature) { words[feature / 64] |= uint64_t(1) << (feature % 64); }
+    bool has(int feature) const { return words[feature / 64] >> (feature % 64) & 1; }
     bool intersects(const uint64_t *other, int count) const {
         for (int i = 0; i < std::min(count, kFeatureWords); i++) {
             if (words[i] & other[i]) return true;
@@ -150,39 +146,36 @@ struct FeatureMask {
     }
 };
 
-const FeatureMask kAvx512Level{halide_target_feature_sse41, halide_target_feature_avx,
-                               halide_target_feature_avx2, halide_target_feature_fma,
-                               halide_target_feature_f16c, halide_target_feature_avx512,
-                               halide_target_feature_avx512_skylake};
-const FeatureMask kAvx2Level{halide_target_feature_sse41, halide_target_feature_avx,
-                             halide_target_feature_avx2, halide_target_feature_fma,
-                             halide_target_feature_f16c};
-const FeatureMask kSse41Level{halide_target_feature_sse41};
-// The first entry of HRES_X86_TARGETS (cmake/HresKernels.cmake), on which
-// some kernels leave gathers to LLVM's loop vectorizer.
-const FeatureMask kSapphireRapidsEntry{
-    halide_target_feature_sse41,          halide_target_feature_avx,
-    halide_target_feature_avx2,           halide_target_feature_fma,
-    halide_target_feature_f16c,           halide_target_feature_avx512,
-    halide_target_feature_avx512_skylake, halide_target_feature_avx512_cannonlake,
-    halide_target_feature_avx512_zen4,    halide_target_feature_avx512_sapphirerapids};
-// Features that put a variant above a level: AVX-512 of any kind above AVX2,
-// and AVX2's own features above SSE4.1.
-const FeatureMask kAvx512Any{halide_target_feature_avx512, halide_target_feature_avx512_skylake,
-                             halide_target_feature_avx512_cannonlake, halide_target_feature_avx512_zen4,
-                             halide_target_feature_avx512_sapphirerapids, halide_target_feature_avx512_knl};
-const FeatureMask kAvx2Only{halide_target_feature_avx, halide_target_feature_avx2, halide_target_feature_fma,
-                            halide_target_feature_f16c};
+bool above(Isa isa, Isa level) {
+    auto rank = [](Isa i) { return i == Isa::sse41 ? 0 : i == Isa::avx2 ? 1 : 2; };
+    return rank(isa) > rank(level);
+}
+
+// Features that put a variant above `level`: those of the x86 entries
+// (kernels/kernels.toml) above it that no entry at or below it has.
+FeatureMask features_above(Isa level) {
+    FeatureMask within, beyond;
+    for (int e = 0; e < internal::kX86EntryCount; e++) {
+        for (int f : internal::kX86Entries[e].features) {
+            if (f) (above(internal::kX86Entries[e].isa, level) ? beyond : within).add(f);
+        }
+    }
+    FeatureMask only;
+    for (int f = 0; f < halide_target_feature_end; f++) {
+        if (beyond.has(f) && !within.has(f)) only.add(f);
+    }
+    return only;
+}
 
 std::atomic<Isa> forced_isa{Isa::automatic};
 std::atomic<bool> kernels_started{false};
 
 int can_use_target_features(int count, const uint64_t *features) {
     if (!halide_default_can_use_target_features(count, features)) return 0;
+    static const FeatureMask above_avx2 = features_above(Isa::avx2), above_sse41 = features_above(Isa::sse41);
     switch (forced_isa.load()) {
-    case Isa::avx2: return kAvx512Any.intersects(features, count) ? 0 : 1;
-    case Isa::sse41:
-        return kAvx512Any.intersects(features, count) || kAvx2Only.intersects(features, count) ? 0 : 1;
+    case Isa::avx2: return above_avx2.intersects(features, count) ? 0 : 1;
+    case Isa::sse41: return above_sse41.intersects(features, count) ? 0 : 1;
     default: return 1;
     }
 }
@@ -216,20 +209,21 @@ void install_handlers() {
 }  // namespace
 
 bool cpu_supports(Isa isa) {
-    switch (isa) {
-    case Isa::automatic: return true;
-    case Isa::avx512: return halide_default_can_use_target_features(kFeatureWords, kAvx512Level.words) != 0;
-    case Isa::avx2: return halide_default_can_use_target_features(kFeatureWords, kAvx2Level.words) != 0;
-    case Isa::sse41: return halide_default_can_use_target_features(kFeatureWords, kSse41Level.words) != 0;
+    if (isa == Isa::automatic) return true;
+    for (int e = 0; e < internal::kX86EntryCount; e++) {
+        if (internal::kX86Entries[e].isa == isa && internal::x86_entry_usable(e)) return true;
     }
     return false;
 }
 
 Isa best_cpu_isa() {
-    for (Isa isa : {Isa::avx512, Isa::avx2, Isa::sse41}) {
-        if (cpu_supports(isa)) return isa;
-    }
-    return Isa::sse41;  // Halide's last variant is the baseline and runs anyway
+    static const Isa best = [] {
+        for (Isa isa : {Isa::avx512, Isa::avx2, Isa::sse41}) {
+            if (cpu_supports(isa)) return isa;
+        }
+        return Isa::sse41;  // Halide's last variant is the baseline and runs anyway
+    }();
+    return best;
 }
 
 Isa active_isa() {
@@ -265,43 +259,6 @@ int set_num_threads(int threads) {
 }
 
 namespace internal {
-
-std::atomic<bool> sapphire_rapids_kernels_everywhere{false};
-
-bool sapphire_rapids_entry_runs() {
-    if (sapphire_rapids_kernels_everywhere.load()) return true;
-    const Isa forced = forced_isa.load();
-    return (forced == Isa::automatic || forced == Isa::avx512) &&
-           halide_default_can_use_target_features(kFeatureWords, kSapphireRapidsEntry.words) != 0;
-}
-
-bool choose_sapphire_rapids_kernels_everywhere(bool on) { return sapphire_rapids_kernels_everywhere.exchange(on); }
-
-namespace {
-
-std::atomic<bool> amd_kernels_everywhere{false};
-
-bool amd_cpu() {
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned max_leaf = 0, vendor[3] = {0, 0, 0};  // ebx, edx, ecx spell the vendor
-    if (!__get_cpuid(0, &max_leaf, &vendor[0], &vendor[2], &vendor[1])) return false;
-    return std::memcmp(vendor, "AuthenticAMD", 12) == 0;
-#else
-    return false;
-#endif
-}
-
-}  // namespace
-
-bool amd_kernels() {
-    if (amd_kernels_everywhere.load()) return true;
-    static const bool amd = amd_cpu();
-    if (!amd) return false;  // the ISA query only where it matters
-    const Isa entry = active_isa();
-    return entry == Isa::avx2 || entry == Isa::sse41;
-}
-
-bool choose_amd_kernels_everywhere(bool on) { return amd_kernels_everywhere.exchange(on); }
 
 int pool_threads() {
     if (int threads = requested_threads.load(); threads > 0) return threads;

@@ -4,7 +4,6 @@
 
 #include "HalideRuntime.h"
 #include "hres/hres.h"
-#include "kernel_choice.h"
 
 #include <functional>
 #include <initializer_list>
@@ -78,10 +77,6 @@ private:
 Status with_device_tables(std::string_view key, size_t bytes, CallRef<Status(void *host)> fill,
                           CallRef<Status(void *device, const unsigned char *host)> use);
 
-// Kernel table indices: [device] (cpu, cuda) and [dtype] (u8, f32).
-inline int device_index(const Image &image) { return image.device == Device::cuda ? 1 : 0; }
-inline int dtype_index(const Image &image) { return image.dtype == DType::f32 ? 1 : 0; }
-
 // Validates one image argument: data, sizes, strides, and that every element's
 // offset fits Halide's 32-bit indexing. `what` names it in the message.
 Status check_image(const Image &image, const char *what);
@@ -93,39 +88,6 @@ Status check_pair(const Image &in, const Image &out);
 bool overlaps(const void *data, size_t bytes, const Image &image);
 // Whether no two elements of `image` share an address.
 bool distinct_elements(const Image &image);
-
-// Densely interleaved RGB or RGBA pixels (NHWC): the layout of the x86
-// kernels built for it alone (interleaved_rows in generators/).
-inline bool dense_pixels(const Image &image) {
-    return (image.c == 3 || image.c == 4) && image.stride_c == 1 && image.stride_w == image.c;
-}
-
-// CPU uint8 NHWC images of `channels` (3 or 4) in and out: the layout of the
-// x86 kernels built for it alone (interleaved_rows=`channels` in generators/).
-inline bool dense_u8_pixels(const Image &in, const Image &out, int channels) {
-    return in.device == Device::cpu && in.dtype == DType::u8 && in.c == channels && dense_pixels(in) &&
-           dense_pixels(out);
-}
-inline bool dense_rgb_u8(const Image &in, const Image &out) { return dense_u8_pixels(in, out, 3); }
-
-// CPU uint8 images in and out of one of the layouts that x86 uint8 kernels
-// reading words are built for: NHWC RGB, or planar; `none` elsewhere. The
-// values index the ops' kernel tables.
-enum class WordLayout { none = -1, rgb = 0, planar = 1 };
-inline WordLayout u8_word_layout(const Image &in, const Image &out) {
-    if (in.device != Device::cpu || in.dtype != DType::u8) return WordLayout::none;
-    if (dense_rgb_u8(in, out)) return WordLayout::rgb;
-    if (in.stride_w == 1 && out.stride_w == 1) return WordLayout::planar;
-    return WordLayout::none;
-}
-
-// Where the kernels that read pixels or taps as 32-bit byte words
-// (interleaved_rows=3 and planar_words in generators/) apply: on the entry
-// whose gathers they are built for, images of their layouts. Each op adds
-// the sizes its kernels need (and resize has only RGB ones).
-inline WordLayout word_layout(const Image &in, const Image &out) {
-    return sapphire_rapids_entry_runs() ? u8_word_layout(in, out) : WordLayout::none;
-}
 
 // One past the last element's offset, or -1 if it overflows.
 int64_t element_span(const Image &image);

@@ -6,35 +6,16 @@
 // skip (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt), never a pass.
 // HRES_PADDED_COPY_LIMIT sets hres::set_padded_copy_limit (0: the sampler's
 // in-place path, which the default limit leaves to large inputs only).
-// HRES_SAPPHIRE_RAPIDS_KERNELS=1 takes the kernels the wrapper chooses for
-// the Sapphire Rapids entry on any CPU (runtime/src/kernel_choice.h), and
-// HRES_AMD_KERNELS=1 those it takes on AMD's AVX2 and SSE4.1 entries.
+// HRES_DISPATCH_AS=ENTRY[,amd] chooses kernels as on that CPU (e.g.
+// avx512_spr, avx2,amd: runtime/src/dispatch.h), whatever entry runs them.
+#include "dispatch.h"
 #include "hres/hres.h"
-#include "kernel_choice.h"
 #include "support/harness.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
-
-namespace {
-
-// A CPU-specific kernel choice switched by environment variable `name` (0 or
-// 1) through `choose`; false for any other value.
-bool choose_everywhere(const char *name, bool (*choose)(bool), const char *what) {
-    const char *value = std::getenv(name);
-    if (!value) return true;
-    if (std::string(value) != "0" && std::string(value) != "1") {
-        fprintf(stderr, "%s=%s is not 0 or 1\n", name, value);
-        return false;
-    }
-    choose(value[0] == '1');
-    printf("%s: %s\n", what, value[0] == '1' ? "everywhere" : "there only");
-    return true;
-}
-
-}  // namespace
 
 int main(int argc, char **argv) {
     ::testing::InitGoogleTest(&argc, argv);
@@ -76,11 +57,12 @@ int main(int argc, char **argv) {
         hres::set_padded_copy_limit(size_t(bytes));
         printf("padded copies up to %llu bytes\n", bytes);
     }
-    if (!choose_everywhere("HRES_SAPPHIRE_RAPIDS_KERNELS", hres::internal::choose_sapphire_rapids_kernels_everywhere,
-                           "the Sapphire Rapids entry's kernel choices") ||
-        !choose_everywhere("HRES_AMD_KERNELS", hres::internal::choose_amd_kernels_everywhere,
-                           "AMD's kernel choices")) {
-        return 2;
+    if (const char *cpu = std::getenv("HRES_DISPATCH_AS")) {
+        if (hres::Status s = hres::internal::dispatch_as(cpu); !s) {
+            fprintf(stderr, "HRES_DISPATCH_AS=%s: %s\n", cpu, s.message().c_str());
+            return 2;
+        }
+        printf("kernels chosen as on %s\n", cpu);
     }
     return RUN_ALL_TESTS();
 }

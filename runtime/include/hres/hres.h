@@ -126,6 +126,20 @@ Isa active_isa();
 constexpr int kMaxThreads = 256;
 int set_num_threads(int threads);
 
+// Which kernel the calling thread's last resize, grid_sample,
+// affine_grid_sample or flip call ran, and why: the kernel table's row
+// (kernels/kernels.toml), the rule of it that the call met, and the CPU the
+// rule was matched on. Empty strings before the thread's first call that
+// got as far as choosing a kernel (a refused call changes nothing).
+struct KernelChoice {
+    const char *kernel = "";     // e.g. "resize_bilinear_u8_rgb_rows"
+    const char *rule = "";       // e.g. "resize bilinear u8 on cpu: layout rgb, tile_wide"
+    const char *why = "";        // what the kernel is for
+    const char *x86_entry = "";  // CPU calls: the x86 entry matched on, e.g. "avx2"
+    bool amd = false;            // CPU calls: whether an AMD CPU's rules applied
+};
+KernelChoice last_kernel_choice();
+
 // Bicubic grid sampling with zeros or border padding on x86 reads its taps
 // from a copy of the input with margins padded as that mode pads (faster:
 // nothing to pick or mask), made at each call, when that copy takes at most

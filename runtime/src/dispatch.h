@@ -1,0 +1,151 @@
+// The dispatcher: each call described once (Call), the CPU described once
+// (Cpu), and the kernel the first row of the kernel table (kernels/kernels.toml,
+// compiled into kernel_registry.cpp by kernels/table.py) that serves both.
+// No Halide headers here: the tests include it to dispatch as another CPU.
+#pragma once
+
+#include "hres/hres.h"
+
+#include <cstdint>
+#include <string>
+
+struct halide_buffer_t;
+
+namespace hres::internal {
+
+enum class Op : uint8_t { resize, grid_sample, affine_grid_sample, flip, resize_taps };
+
+// The layout class of a call's two images, both alike (else mixed): unit x
+// stride; dense NHWC of 3 or of 4 channels; dense NHWC of other counts.
+enum class Layout : uint8_t { planar, rgb, rgba, interleaved, mixed };
+Layout layout_of(const Image &in, const Image &out);
+
+// Size facts a kernel's rule may require (the table's `facts`).
+namespace Fact {
+enum : uint32_t {
+    keeps_width = 1u << 0,     // resize: out.w == in.w and the horizontal pass is the identity there
+    rows_not_up = 1u << 1,     // resize: out.h <= in.h
+    two_columns = 1u << 2,     // in.w >= 2
+    tile_wide = 1u << 3,       // resize: in.w and out.w at least a 16-lane tile
+    vertical_first = 1u << 4,  // float32 resize: out.h within the fraction of in.h for which the
+                               // vertical pass goes first (generators/pass_order.h)
+    copy_fits = 1u << 5,       // sampling: the padded copy within set_padded_copy_limit
+    word_span = 1u << 6,       // sampling: the input spans at least one 32-bit word of elements
+    three_channels = 1u << 7,  // c == 3
+    mirrors_x = 1u << 8,       // flip: horizontal or both
+};
+}
+
+// A call, described once by its op (describe_* in each op's file).
+struct Call {
+    Op op;
+    Device device;
+    DType dtype;
+    Interp mode = Interp::nearest;
+    bool antialias = false;
+    Padding padding = Padding::zeros;
+    Layout layout = Layout::mixed;
+    uint32_t facts = 0;
+};
+
+// The CPU as the rules see it: the x86 entry the kernels run (the first of
+// kX86Entries the CPU has, at most set_isa's level) and the vendor.
+struct Cpu {
+    int entry = 0;  // index into kX86Entries
+    bool amd = false;
+};
+Cpu dispatch_cpu();
+// For tests: dispatch as on another CPU ("avx2,amd", "avx512_spr"), or as
+// on this one again (""). Every kernel is built for every entry and gives the
+// same results on each, so any row can run here.
+Status dispatch_as(const std::string &cpu);
+
+// The calling forms of the kernels: one entry point of the generator's
+// signature; the table's `call` names the form.
+enum class Form : uint8_t { resize_nearest, resize_filtered, resize_vertical, resize_tabled, resize_taps, sample, flip };
+struct EntryPoint {
+    using Nearest = int (*)(halide_buffer_t *, double, double, bool, halide_buffer_t *);
+    using Filtered = int (*)(halide_buffer_t *, bool, double, double, bool, halide_buffer_t *);
+    // Filtered with host tap tables per axis (x, then y): start, weight, shift.
+    using Tabled = int (*)(halide_buffer_t *, bool, double, double, bool, halide_buffer_t *, halide_buffer_t *, int,
+                           halide_buffer_t *, halide_buffer_t *, int, halide_buffer_t *);
+    // in extent, out extent, align_corners, scale -> start, weight, shift, taps.
+    using Taps = int (*)(int, int, bool, double, halide_buffer_t *, halide_buffer_t *, halide_buffer_t *,
+                         halide_buffer_t *);
+    // input, grid or theta, padding, align_corners, output.
+    using Sample = int (*)(halide_buffer_t *, halide_buffer_t *, int, bool, halide_buffer_t *);
+    using Flip = int (*)(halide_buffer_t *, bool, bool, halide_buffer_t *);
+
+    Form form;
+    Nearest nearest = nullptr;
+    Filtered filtered = nullptr;
+    Tabled tabled = nullptr;
+    Taps taps = nullptr;
+    Sample sample = nullptr;
+    Flip flip = nullptr;
+
+    // The table's `call` forms, as kernel_registry.cpp names them.
+    static constexpr EntryPoint of_resize_nearest(Nearest f) { return {Form::resize_nearest, f}; }
+    static constexpr EntryPoint of_resize_filtered(Filtered f) { return {Form::resize_filtered, nullptr, f}; }
+    static constexpr EntryPoint of_resize_vertical(Filtered f) { return {Form::resize_vertical, nullptr, f}; }
+    static constexpr EntryPoint of_resize_tabled(Tabled f) { return {Form::resize_tabled, nullptr, nullptr, f}; }
+    static constexpr EntryPoint of_resize_taps(Taps f) { return {Form::resize_taps, nullptr, nullptr, nullptr, f}; }
+    static constexpr EntryPoint of_grid_sample(Sample f) {
+        return {Form::sample, nullptr, nullptr, nullptr, nullptr, f};
+    }
+    static constexpr EntryPoint of_affine_grid_sample(Sample f) { return of_grid_sample(f); }
+    static constexpr EntryPoint of_flip(Flip f) { return {Form::flip, nullptr, nullptr, nullptr, nullptr, nullptr, f}; }
+};
+
+constexpr uint32_t kAny = ~0u;
+template<typename E>
+constexpr uint32_t bit(E value) {
+    return 1u << static_cast<uint32_t>(value);
+}
+enum class Flag : uint8_t { no, yes };  // antialias as a bit index
+
+// One row of the kernel table: what it serves, what its rule requires, how
+// it is called.
+struct Kernel {
+    const char *name;  // the table's name; its library is hres_<name>
+    Op op;
+    Device device;
+    uint32_t dtypes, modes, antialias, paddings, layouts, entries;  // bit masks; kAny: any
+    bool amd;                                                       // AMD CPUs only
+    uint32_t facts;                                                 // Fact bits all required
+    EntryPoint run;
+    int tables;         // the index of its resize_taps helper, or -1
+    bool splits_batch;  // with few threads per image, one image per call
+    const char *rule;   // the rule, as text (explain)
+    const char *why;    // the table's reason for the kernel
+};
+
+struct X86Entry {
+    const char *name;
+    Isa isa;
+    bool llvm_gathers;  // kernels built with LLVM's loop vectorizer gather in hardware here
+    int features[16];  // halide_target_feature_t values; 0-terminated (0 is no x86 feature)
+};
+
+// The registry (kernel_registry.cpp): the rows in table order, grouped by
+// op and device (kKernelGroups[op][device] = first row, one past the last).
+extern const Kernel kKernels[];
+extern const int kKernelCount;
+extern const int kKernelGroups[5][2][2];
+extern const X86Entry kX86Entries[];
+extern const int kX86EntryCount;
+// Whether this CPU has entry `entry`'s features.
+bool x86_entry_usable(int entry);
+
+// The first kernel that serves `call` on dispatch_cpu(), recorded as the
+// calling thread's last choice; nullptr if none does (an internal error:
+// every op and device ends with an unconditional row).
+const Kernel *choose(const Call &call);
+
+// The thread's last choice (nullptr before any) and the CPU it was made on.
+const Kernel *last_choice(Cpu *cpu = nullptr);
+
+// A Status for a call no row serves.
+Status no_kernel(const char *op);
+
+}  // namespace hres::internal
