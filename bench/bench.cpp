@@ -6,6 +6,7 @@
 // within one run on one machine.
 //
 //   bench_hres [--filter TEXT] [--seeds] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]
+//              [--kernels] [--disable KERNEL[,KERNEL...]]
 //
 // --seeds keeps only the seed rows (bold in BENCH.md), for more rounds of
 // the rows the targets are set on in the same time.
@@ -13,6 +14,11 @@
 // --list prints the case labels ("op NxCxHxW -> OHxOW mode dtype layout"),
 // each followed by a tab and "seed" or "-", and times nothing: bench/compare.py
 // takes its cases from there, so the case list lives only here.
+//
+// --kernels prints each case's label, a tab and the kernel of the kernel
+// table that runs it (one call each, nothing timed). --disable skips those
+// rows of the table (runtime/src/dispatch.h), so that a variant can be
+// timed against what runs without it, in separate processes side by side.
 //
 // --device cuda times the CUDA kernels on device copies of the same data:
 // per-call time including launch, from batches of calls between stream
@@ -30,6 +36,7 @@
 // apps/hres/kernel_buffer.h).
 //
 // Prints a Markdown table (one row per case) on stdout.
+#include "dispatch.h"
 #include "hres/hres.h"
 #include "kernel_buffer.h"
 
@@ -310,7 +317,7 @@ std::string number(double v) {
 int main(int argc, char **argv) {
     std::string filter;
     int threads = 1;
-    bool list = false, seeds_only = false;
+    bool list = false, seeds_only = false, kernels = false;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
         if (arg == "--filter" && i + 1 < argc) {
@@ -319,6 +326,13 @@ int main(int argc, char **argv) {
             list = true;
         } else if (arg == "--seeds") {
             seeds_only = true;
+        } else if (arg == "--kernels") {
+            kernels = true;
+        } else if (arg == "--disable" && i + 1 < argc) {
+            if (const hres::Status s = hres::internal::disable_kernels(argv[++i]); !s.ok()) {
+                std::fprintf(stderr, "bench_hres: %s\n", s.message().c_str());
+                return 2;
+            }
         } else if (arg == "--min-time" && i + 1 < argc) {
             g_min_time = std::atof(argv[++i]);
         } else if (arg == "--threads" && i + 1 < argc) {
@@ -329,7 +343,7 @@ int main(int argc, char **argv) {
         } else {
             std::fprintf(stderr,
                          "usage: bench_hres [--filter TEXT] [--seeds] [--min-time SECONDS] [--threads N] [--device cpu|cuda] "
-                         "[--list]\n");
+                         "[--list] [--kernels] [--disable KERNEL[,KERNEL...]]\n");
             return 2;
         }
     }
@@ -342,7 +356,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "--threads must be at least 1\n");
         return 2;
     }
-    if (!list) {
+    if (!list && !kernels) {
         hres::set_num_threads(threads);
         if (g_cuda) {
             std::printf("hres benchmark: CUDA on %s, median us per call (launch included)\n\n",
@@ -402,6 +416,14 @@ int main(int argc, char **argv) {
                     theta_data = static_cast<const float *>(d_theta.get());
                 }
                 const bool large_flip = (k.op == Op::hflip || k.op == Op::vflip) && k.h * k.w >= 1000000;
+                if (kernels) {
+                    if (const hres::Status s = run_hres(k, src, dst, theta_data); !s.ok()) {
+                        std::fprintf(stderr, "hres failed on %s: %s\n", label.c_str(), s.message().c_str());
+                        return 1;
+                    }
+                    std::printf("%s\t%s\n", label.c_str(), hres::last_kernel_choice().kernel);
+                    continue;
+                }
 
                 {
                     hres::Status status;

@@ -198,6 +198,8 @@ def rule_text(k):
 
 
 def check(kernels, entry_names):
+    if len(kernels) > 256:
+        raise TableError(f"{len(kernels)} kernels: the dispatcher's masks hold 256 (dispatch.cpp, kMaxKernels)")
     names = [k["name"] for k in kernels]
     for n in sorted({n for n in names if names.count(n) > 1}):
         raise TableError(f"kernel '{n}' is listed twice")

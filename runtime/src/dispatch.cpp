@@ -4,6 +4,7 @@
 
 #include "HalideRuntime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cpuid.h>
 #include <cstring>
@@ -60,6 +61,15 @@ constexpr int kNoOverride = -1;
 std::atomic<int> override_entry{kNoOverride};
 std::atomic<bool> override_amd{false};
 
+constexpr int kMaxKernels = 256;
+std::atomic<uint64_t> disabled[kMaxKernels / 64];
+bool skipped(int row) { return disabled[row / 64].load(std::memory_order_relaxed) >> (row % 64) & 1; }
+
+// A row no `when` narrows: the one every call of its axes falls through to.
+bool general(const Kernel &k) {
+    return k.layouts == kAny && k.entries == kAny && !k.amd && k.facts == 0 && k.paddings == kAny;
+}
+
 thread_local const Kernel *last = nullptr;
 thread_local Cpu last_cpu;
 
@@ -106,7 +116,7 @@ const Kernel *choose(const Call &call) {
     const int(&group)[2] = kKernelGroups[int(call.op)][call.device == Device::cuda];
     for (int i = group[0]; i < group[1]; i++) {
         const Kernel &k = kKernels[i];
-        if (!(k.dtypes & bit(call.dtype)) ||
+        if (skipped(i) || !(k.dtypes & bit(call.dtype)) ||
             !(k.modes & bit(call.mode)) || !(k.antialias & antialias) || !(k.paddings & bit(call.padding)) ||
             !(k.layouts & bit(call.layout)) || (k.facts & call.facts) != k.facts) {
             continue;
@@ -118,6 +128,26 @@ const Kernel *choose(const Call &call) {
     }
     last = nullptr;
     return nullptr;
+}
+
+Status disable_kernels(const std::string &names) {
+    static_assert(sizeof(disabled) * 8 >= kMaxKernels, "one bit per row");
+    uint64_t mask[kMaxKernels / 64] = {};
+    size_t at = 0;
+    while (at < names.size()) {
+        const size_t comma = std::min(names.find(',', at), names.size());
+        const std::string name = names.substr(at, comma - at);
+        int row = -1;
+        for (int i = 0; i < kKernelCount && i < kMaxKernels; i++) {
+            if (name == kKernels[i].name) row = i;
+        }
+        if (row < 0) return Status::error("disable_kernels: the kernel table has no kernel " + name);
+        if (general(kKernels[row])) return Status::error("disable_kernels: " + name + " is a general kernel");
+        mask[row / 64] |= uint64_t(1) << (row % 64);
+        at = comma + 1;
+    }
+    for (int w = 0; w < kMaxKernels / 64; w++) disabled[w].store(mask[w]);
+    return {};
 }
 
 const Kernel *last_choice(Cpu *cpu) {

@@ -142,6 +142,11 @@ bool x86_entry_usable(int entry);
 // every op and device ends with an unconditional row).
 const Kernel *choose(const Call &call);
 
+// For measurements: rows the dispatcher skips (comma-separated names; ""
+// skips none), so that a variant can be timed against what runs without it.
+// The general rows cannot be skipped. Fails on a name the table lacks.
+Status disable_kernels(const std::string &names);
+
 // The thread's last choice (nullptr before any) and the CPU it was made on.
 const Kernel *last_choice(Cpu *cpu = nullptr);
 
