@@ -6,7 +6,7 @@
 // within one run on one machine.
 //
 //   bench_hres [--filter TEXT] [--seeds] [--min-time SECONDS] [--threads N] [--device cpu|cuda] [--list]
-//              [--kernels] [--disable KERNEL[,KERNEL...]]
+//              [--kernels] [--disable KERNEL[,KERNEL...]] [--isa auto|avx512|avx2|sse41]
 //
 // --seeds keeps only the seed rows (bold in BENCH.md), for more rounds of
 // the rows the targets are set on in the same time.
@@ -14,6 +14,9 @@
 // --list prints the case labels ("op NxCxHxW -> OHxOW mode dtype layout"),
 // each followed by a tab and "seed" or "-", and times nothing: bench/compare.py
 // takes its cases from there, so the case list lives only here.
+//
+// --filter keeps the cases whose label holds TEXT (or any of several texts
+// separated by |).
 //
 // --kernels prints each case's label, a tab and the kernel of the kernel
 // table that runs it (one call each, nothing timed). --disable skips those
@@ -113,6 +116,12 @@ const Case kCases[] = {
     {Op::affine, 4, 3, 1080, 1920, 1080, 1920, kBilinear},
     {Op::hflip, 4, 3, 1080, 1920, 1080, 1920},
     {Op::vflip, 4, 3, 1080, 1920, 1080, 1920},
+    // Kernels of the table the rows above do not reach: resizes that keep
+    // the width (the vertical pass alone), NHWC RGBA (float32 pixel rows).
+    {Op::resize, 1, 3, 345, 456, 200, 456, kBilinear},
+    {Op::resize, 1, 3, 345, 456, 200, 456, kBicubic, true},
+    {Op::resize, 1, 4, 345, 456, 270, 270, kBilinear},
+    {Op::resize, 1, 4, 345, 456, 270, 270, kBicubic},
 };
 
 // A rotation by 10 degrees, zoom 1.1 and a small shift, in affine_grid's
@@ -132,7 +141,7 @@ bool g_cuda = false;      // --device cuda
 // sizes its blocks for a synchronisation under 1e-4 of a block, 10,000
 // calls for the small rows). Fixed batches of 20 charged every small call
 // 0.1-0.3 us of a batch's end that eager's blocks did not carry (both sizes
-// side by side on the H200: bench/RESULTS.md, 2026-11-29 (afternoon)).
+// side by side on the H200: RESULTS.md@89f6099, 2026-11-29 (afternoon)).
 double median_us_batched(const std::function<void()> &call) {
     using clock = std::chrono::steady_clock;
     constexpr double kMinBatchUs = 2000.0;
@@ -312,6 +321,17 @@ std::string number(double v) {
     return text;
 }
 
+// --filter: the labels holding any of the |-separated texts (all for "").
+bool matches(const std::string &filter, const std::string &label) {
+    if (filter.empty()) return true;
+    for (size_t at = 0; at <= filter.size();) {
+        const size_t bar = std::min(filter.find('|', at), filter.size());
+        if (bar > at && label.find(filter.substr(at, bar - at)) != std::string::npos) return true;
+        at = bar + 1;
+    }
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -326,6 +346,15 @@ int main(int argc, char **argv) {
             list = true;
         } else if (arg == "--seeds") {
             seeds_only = true;
+        } else if (arg == "--isa" && i + 1 < argc) {
+            hres::Isa isa;
+            const hres::Status s = hres::parse(argv[i + 1], &isa) ? hres::set_isa(isa)
+                                                                  : hres::Status::error("unknown ISA");
+            if (!s.ok()) {
+                std::fprintf(stderr, "bench_hres: --isa %s: %s\n", argv[i + 1], s.message().c_str());
+                return 2;
+            }
+            i++;
         } else if (arg == "--kernels") {
             kernels = true;
         } else if (arg == "--disable" && i + 1 < argc) {
@@ -343,7 +372,7 @@ int main(int argc, char **argv) {
         } else {
             std::fprintf(stderr,
                          "usage: bench_hres [--filter TEXT] [--seeds] [--min-time SECONDS] [--threads N] [--device cpu|cuda] "
-                         "[--list] [--kernels] [--disable KERNEL[,KERNEL...]]\n");
+                         "[--list] [--kernels] [--disable KERNEL[,KERNEL...]] [--isa ISA]\n");
             return 2;
         }
     }
@@ -378,7 +407,7 @@ int main(int argc, char **argv) {
                 std::snprintf(shape, sizeof(shape), "%dx%dx%dx%d -> %dx%d", k.n, k.c, k.h, k.w, k.oh, k.ow);
                 const std::string label = std::string(op_name(k.op)) + " " + shape + " " + mode_name(k) + " " +
                                           hres::to_string(dtype) + (nhwc ? " nhwc" : " nchw");
-                if (!filter.empty() && label.find(filter) == std::string::npos) continue;
+                if (!matches(filter, label)) continue;
                 const std::string seeds = std::string(" ") + k.seed + " ";
                 const bool seed = seeds.find(std::string(" ") + hres::to_string(dtype) + " ") != std::string::npos;
                 if (seeds_only && !seed) continue;

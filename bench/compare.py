@@ -33,7 +33,11 @@ shrinks): shown for scale, left out of the targets.
 
 Usage:
   python3 bench/compare.py --hres build/bin/hres --bench build/bin/bench_hres \\
-      [--threads 1,all] [--filter TEXT] [--compile seed|all|none] [--rounds R] [--json FILE]
+      [--threads 1,all] [--filter TEXT] [--seeds] [--compile seed|all|none] [--rounds R] [--json FILE]
+      [--record FILE --machine KEY]
+With --record, every measured cell is also written to FILE as a bench/runs
+record (bench/runs/README.md), for bench/current.py; what is printed stays
+the same.
 The targets (BENCH.md) are checked on the 1-thread rows; the 4x3x1080x1920
 rows are timed by hres alone at every thread count for parallel efficiency.
 """
@@ -47,6 +51,8 @@ import tempfile
 import time
 
 import numpy as np
+
+import records  # bench/records.py: the bench/runs record format (--record)
 
 try:
     import torch
@@ -418,6 +424,24 @@ def print_targets(rows, cases):
         print("  - " + m)
 
 
+PEER_IMPL = {"eager": "torch_eager", "compiled": "torch_compile", "opencv": "opencv", "pillow": "pillow"}
+
+
+def peer_versions():
+    """The versions of the peers this process imported."""
+    return {"torch": torch.__version__ if torch else None, "opencv": cv2.__version__ if cv2 else None,
+            "pillow": PIL.__version__ if PIL else None}
+
+
+def record_row(recorder, row):
+    """One measured row's cells as bench/runs records (--record)."""
+    isa = row.get("isa") if row.get("isa") != "?" else None
+    recorder.add(row["label"], "hres", row["hres"], row["threads"], check=row.get("check"), isa=isa)
+    for peer in PEERS:
+        recorder.add(row["label"], PEER_IMPL[peer], row.get(peer), row["threads"],
+                     same_mode=False if row.get(peer + "_same") is False else None)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hres", required=True, help="path to the hres command line")
@@ -425,6 +449,7 @@ def main():
     ap.add_argument("--threads", default="1,all", help="comma-separated thread counts; 'all' = every core")
     ap.add_argument("--filter", default="", help="only the cases whose label contains TEXT")
     ap.add_argument("--skip", default="", help="leave out the cases whose label contains TEXT")
+    ap.add_argument("--seeds", action="store_true", help="only BENCH.md's seed rows")
     ap.add_argument("--compile", choices=("seed", "all", "none"), default="seed",
                     help="which rows torch.compile is timed on (default: the seed rows)")
     ap.add_argument("--min-time", type=float, default=0.3, help="seconds of timed calls per measurement")
@@ -432,9 +457,23 @@ def main():
                     help="measure every case this many times in turn, keeping each column's best median")
     ap.add_argument("--json", help="also append the raw rows to this file (one JSON object per line)")
     ap.add_argument("--table-from", help="print the tables from a --json file instead of measuring")
+    ap.add_argument("--record", metavar="FILE",
+                    help="also write every measured cell to FILE, a new bench/runs record file (bench/runs/README.md)")
+    ap.add_argument("--machine", help="with --record: the machine's key in bench/machines.md")
     args = ap.parse_args()
+    recorder = None
+    if args.record:
+        if args.table_from or not args.machine:
+            ap.error("--record needs --machine, and measurements (not --table-from)")
+        try:
+            recorder = records.RunRecorder(args.record, args.machine, "cpu", peer_versions(),
+                                           "bench/compare.py " + " ".join(sys.argv[1:]), rounds=args.rounds)
+        except (ValueError, OSError) as e:
+            ap.error(str(e))
 
     cases = [c for c in list_cases(args.bench, args.filter) if not args.skip or args.skip not in c.label]
+    if args.seeds:
+        cases = [c for c in cases if c.seed == "seed"]
     if args.table_from:
         with open(args.table_from) as f:
             rows = [json.loads(line) for line in f if line.strip()]
@@ -454,6 +493,10 @@ def main():
                     if args.json:
                         with open(args.json, "a") as f:
                             f.write(json.dumps(row) + "\n")
+                    if recorder:
+                        record_row(recorder, row)
+        if recorder:
+            recorder.close()
     known = {c.label for c in cases}
     rows = [r for r in rows if r["label"] in known]
     print_table(rows, cases)

@@ -16,7 +16,7 @@
 //   * hres::flip and a few seed resizes through the wrapper: what the
 //     argument checks, the buffer views and the cached tap tables add;
 // and, host only, the driver calls the launch path makes.
-// bench/RESULTS.md has the numbers and what they mean for the targets. On a
+// RESULTS.md@89f6099 has the numbers and what they mean for the targets. On a
 // machine without a GPU, tests/support/stub_libcuda.c stands in for the driver,
 // so that the host's share alone can be timed and profiled.
 //
@@ -96,7 +96,7 @@ std::string many_params_kernel() {
 }
 
 // As bench_hres batches the small calls (20 until 2026-11-29 (afternoon):
-// the sections before it in bench/RESULTS.md were timed so).
+// the sections before it in RESULTS.md@89f6099 were timed so).
 constexpr int kCallsPerBatch = 500;
 int batches = 40;
 

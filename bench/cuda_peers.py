@@ -23,6 +23,8 @@ Usage (on the GPU machine, with the bench binary built elsewhere):
 Prints a Markdown table with ratios hres/peer. With --rounds N, hres's table
 and each case's peers are timed N times in turn and every cell is the best of
 them: the small calls (4-6 us) move by up to 1.3x between runs on the H100.
+With --record FILE --machine KEY, every cell is also written to FILE as a
+bench/runs record (bench/runs/README.md), for bench/current.py.
 """
 import argparse
 import ctypes
@@ -39,6 +41,7 @@ import torch.utils.benchmark as benchmark
 # bench/compare.py, beside this script: the case labels, theta, the CLI call
 # and the tolerances are shared with the CPU comparison.
 from compare import THETA, Case, best_of, check, hres_command, parse_hres_table, pixel_matrix
+import records  # bench/records.py: the bench/runs record format (--record)
 
 
 def make_input(n, c, h, w, dtype, layout):
@@ -77,7 +80,7 @@ def torch_call(op, x, oh, ow, mode, antialias, align_corners):
 
 
 def reference(op, x, oh, ow, mode, antialias, align_corners):
-    """PyTorch's CPU result (SPEC.md's semantics), or None where it has none."""
+    """PyTorch's CPU result (docs/SEMANTICS.md's semantics), or None where it has none."""
     xc = x.cpu()
     if op == "affine_grid_sample" and xc.dtype == torch.uint8:
         return None  # PyTorch samples float only
@@ -254,8 +257,13 @@ def main():
     ap.add_argument("--seeds", action="store_true", help="only BENCH.md's seed rows (bench_hres --seeds)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="interleaved rounds (hres's whole table, then each case's peers); each cell the best")
+    ap.add_argument("--record", metavar="FILE",
+                    help="also write every cell to FILE, a new bench/runs record file (bench/runs/README.md)")
+    ap.add_argument("--machine", help="with --record: the machine's key in bench/machines.md")
     args = ap.parse_args()
     rounds = max(args.rounds, 1)
+    if args.record and not args.machine:
+        ap.error("--record needs --machine")
 
     cmd = [args.bench, "--device", "cuda", "--min-time", "0.3"]
     if args.filter:
@@ -263,6 +271,15 @@ def main():
     if args.seeds:
         cmd += ["--seeds"]
     npp = load_npp()
+    recorder = None
+    if args.record:
+        versions = {"torch": torch.__version__, "cuda": torch.version.cuda,
+                    "npp": getattr(npp, "_name", "found") if npp else None}
+        try:
+            recorder = records.RunRecorder(args.record, args.machine, "cuda", versions,
+                                           "bench/cuda_peers.py " + " ".join(sys.argv[1:]), rounds=rounds)
+        except (ValueError, OSError) as e:
+            ap.error(str(e))
     prepared = {}  # case key -> prepare()'s tuple
     times = {}  # case key -> [hres, eager, NPP], best of the rounds
     for _ in range(rounds):
@@ -293,6 +310,13 @@ def main():
             op, shape, mode, dtype, layout, fmt(ours), fmt(eager), ratio(ours, eager), fmt(npp_us),
             ratio(ours, npp_us), verdict))
         sys.stdout.flush()
+        if recorder:
+            label = " ".join(key)
+            recorder.add(label, "hres", ours, None, check=verdict if verdict != "-" else None)
+            recorder.add(label, "torch_cuda", eager, None)
+            recorder.add(label, "npp", npp_us, None)
+    if recorder:
+        recorder.close()
 
 
 if __name__ == "__main__":

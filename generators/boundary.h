@@ -1,7 +1,7 @@
 // Boundary handling: what a read outside the input image means.
 //
 // Resize replicates the edge pixel. grid_sample has three padding modes
-// (SPEC.md 6.2) acting on coordinates, and reads outside the image give 0.
+// (docs/SEMANTICS.md 6.2) acting on coordinates, and reads outside the image give 0.
 #pragma once
 
 #include "Halide.h"
@@ -12,7 +12,7 @@ namespace hres {
 using namespace Halide;
 
 // Resize replicates the edge pixel: tap indices are clamped into the image
-// (SPEC.md 3.1, 4.1), which also keeps every read in bounds.
+// (docs/SEMANTICS.md 3.1, 4.1), which also keeps every read in bounds.
 inline Expr clamp_tap(Expr index, Expr extent) { return clamp(index, 0, extent - 1); }
 
 // The same for an index known not to be negative that lies inside the image
@@ -64,7 +64,7 @@ inline Expr clip_coordinate(Expr u, Expr last) {
 }
 
 // grid_sample's padding transform P(u) on a coordinate in pixel units
-// (SPEC.md 6.2): zeros leaves it (reads outside give 0), border clamps it
+// (docs/SEMANTICS.md 6.2): zeros leaves it (reads outside give 0), border clamps it
 // into the image, reflection mirrors then clamps it.
 inline Expr pad_coordinate(Expr u, Expr size, Expr padding, Expr align_corners) {
     Expr last = cast<float>(size - 1);

@@ -1,5 +1,5 @@
 // Coordinate mapping: where an output pixel samples the input: resize
-// (SPEC.md 1.4, 2), grid_sample's unnormalisation (6.1) and affine_grid's
+// (docs/SEMANTICS.md 1.4, 2), grid_sample's unnormalisation (6.1) and affine_grid's
 // base coordinates (7).
 //
 // Every formula here is evaluated in the precision PyTorch uses (float32 for
@@ -90,7 +90,7 @@ inline Expr area_pixel_scale(Expr in, Expr out, Expr align_corners, Expr user_sc
 // FMA the float64 product of two floats is exact, so only the sum rounds
 // (twice, which differs from one rounding in ~2^-29 of cases). The hardware
 // form made the affine nearest sampler 15-20% faster on the H200 host
-// (2026-11-21, bench/RESULTS.md).
+// (2026-11-21, RESULTS.md@89f6099).
 inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
     using Halide::Internal::Call;
     Expr emulated = cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c));
@@ -118,7 +118,7 @@ inline Expr area_pixel_source(Expr scale, Expr i, Expr align_corners, bool cubic
     return strict_float(select(align_corners, unfused_product(scale, fi), centred));
 }
 
-// Nearest-neighbour source index (SPEC.md 2), as the PyTorch kernel that
+// Nearest-neighbour source index (docs/SEMANTICS.md 2), as the PyTorch kernel that
 // `channels_last` names computes it (PyTorch has two CPU kernels for nearest
 // and bilinear resizing; the wrapper's pytorch_channels_last_kernel says
 // which a call gets). Its channels-last kernel takes a legacy
@@ -178,7 +178,7 @@ inline Expr grid_unnormalize(Expr g, Expr size, Expr align_corners) {
     return fused_multiply_add_f32(g + 1.0f, half_span, select(align_corners, 0.0f, -0.5f));
 }
 
-// affine_grid's base coordinate j of n along one axis (SPEC.md 7):
+// affine_grid's base coordinate j of n along one axis (docs/SEMANTICS.md 7):
 // torch.linspace(-1, 1, n) as its CPU kernel evaluates it (from -1 upwards in
 // the first half, from +1 downwards in the second, each a fused multiply-add),
 // then without align_corners scaled by (n - 1) / n (multiply, then divide).

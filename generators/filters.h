@@ -1,5 +1,5 @@
 // Filter weights: the per-axis tap tables of the separable resize paths
-// (SPEC.md 3, 4, 5), in float32 for float images and in PyTorch's 16-bit fixed
+// (docs/SEMANTICS.md 3, 4, 5), in float32 for float images and in PyTorch's 16-bit fixed
 // point for uint8 images.
 //
 // A table says: output i reads input clamp_tap(start(i) + k, in) with weight
@@ -23,10 +23,10 @@ using Halide::Internal::make_zero;
 enum class Filter { linear, cubic };
 
 // Taps of one output in the non-antialiased paths, and the window scale of the
-// antialiased ones (SPEC.md 5.1).
+// antialiased ones (docs/SEMANTICS.md 5.1).
 inline int filter_support(Filter f) { return f == Filter::linear ? 2 : 4; }
 
-// Keys cubic convolution in PyTorch's evaluation forms (SPEC.md 4): cc1 for
+// Keys cubic convolution in PyTorch's evaluation forms (docs/SEMANTICS.md 4): cc1 for
 // |d| <= 1, cc2 for 1 < |d| < 2. The forms matter for float rounding, so the
 // products stay unfused on CUDA too.
 inline Expr cubic_near(Expr d, Expr a) {
@@ -121,7 +121,7 @@ struct AxisSpec {
 
 namespace detail {
 
-// PyTorch's per-pass precision (SPEC.md 3.2): the largest p <= 22 such that the
+// PyTorch's per-pass precision (docs/SEMANTICS.md 3.2): the largest p <= 22 such that the
 // biggest weight still fits int16, i.e. the first q in [0, 22) with
 // int(0.5 + wmax * 2^(q+1)) >= 2^15, else 22.
 inline Expr fixed_point_shift(Expr wmax) {
@@ -169,7 +169,7 @@ inline Expr quantise(Expr w, Expr shift) {
 
 }  // namespace detail
 
-// Non-antialiased bilinear / bicubic (SPEC.md 3, 4). `identity_if_unchanged`
+// Non-antialiased bilinear / bicubic (docs/SEMANTICS.md 3, 4). `identity_if_unchanged`
 // applies PyTorch's per-axis short cut for in == out (float bilinear and both
 // uint8 paths); float bicubic always uses the formula.
 inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pixel, Var i, Var k) {
@@ -225,7 +225,7 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
 
     // uint8: taps that clamp onto the same input pixel are folded into one
     // weight before quantisation, and the precision is chosen from the largest
-    // partial sum seen while folding (SPEC.md 3.2).
+    // partial sum seen while folding (docs/SEMANTICS.md 3.2).
     Expr lo = max(first, 0);
     std::vector<Expr> slot(support);
     Expr peak = make_zero(t);
@@ -279,7 +279,7 @@ inline bool span_bound(int span_taps, bool cuda, Type pixel) {
     return span_taps >= 0 ? span_taps != 0 : cuda || pixel == UInt(8);
 }
 
-// Antialiased bilinear / bicubic (SPEC.md 5, Pillow's algorithm): a window
+// Antialiased bilinear / bicubic (docs/SEMANTICS.md 5, Pillow's algorithm): a window
 // stretched by the downscale factor, taps outside the image dropped and the
 // rest renormalised. An unchanged axis is skipped (identity), as PyTorch does.
 // The passes loop over taps.taps taps per output (PyTorch over each output's

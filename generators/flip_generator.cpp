@@ -1,4 +1,4 @@
-// flip: torch.flip of N x C x H x W images over W, H or both (SPEC.md 8).
+// flip: torch.flip of N x C x H x W images over W, H or both (docs/SEMANTICS.md 8).
 // Which axes flip is a run-time argument; the schedule specialises on it.
 #include "Halide.h"
 

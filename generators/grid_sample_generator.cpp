@@ -1,7 +1,7 @@
 // grid_sample and affine_grid_sample: torch.nn.functional.grid_sample on
-// N x C x H x W images (SPEC.md 6), with the sampling grid either read from
+// N x C x H x W images (docs/SEMANTICS.md 6), with the sampling grid either read from
 // memory or computed inside the kernel from one 2x3 matrix per image exactly
-// as torch.nn.functional.affine_grid builds it (SPEC.md 7), so that the fused
+// as torch.nn.functional.affine_grid builds it (docs/SEMANTICS.md 7), so that the fused
 // affine sampler never writes the grid.
 //
 // Both generators state where each output pixel samples (sample_x, sample_y:
@@ -351,7 +351,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
 
     switch (mode) {
     case SampleMode::nearest: {
-        // Round half to even, after padding (SPEC.md 6.3).
+        // Round half to even, after padding (docs/SEMANTICS.md 6.3).
         Expr px = pad_coordinate(ux, width, padding, align_corners);
         Expr py = pad_coordinate(uy, height, padding, align_corners);
         Expr xi = tap_index(round(px), width), yi = tap_index(round(py), height);
@@ -409,7 +409,7 @@ Sampled sample_image(Func pixels, Func padded, Expr width, Expr height, Func sam
     }
     case SampleMode::bicubic: {
         // The sampling position itself is not padded; each of the 4x4 taps is
-        // (SPEC.md 6.3), then truncated to an index.
+        // (docs/SEMANTICS.md 6.3), then truncated to an index.
         Expr x0 = floor(ux), y0 = floor(uy);
         std::vector<Expr> cx = cubic_coefficients(strict_float(ux - x0), -0.75f);
         std::vector<Expr> cy = cubic_coefficients(strict_float(uy - y0), -0.75f);

@@ -1,4 +1,4 @@
-// resize: torch.nn.functional.interpolate on N x C x H x W images (SPEC.md 1-5).
+// resize: torch.nn.functional.interpolate on N x C x H x W images (docs/SEMANTICS.md 1-5).
 //
 // Buffers are indexed (x, y, c, n) with free strides on x and c, so one library
 // serves NCHW and NHWC memory. The pixel type comes from the `input.type` and
@@ -35,7 +35,7 @@ void set_seed_estimates(In &input, Out &output) {
 constexpr int kPixelLanes = 4;
 
 // A tap's contribution to a pass' sum: uint8 widens pixel and int16 weight
-// to int32 (SPEC.md 3.2), float32 multiplies.
+// to int32 (docs/SEMANTICS.md 3.2), float32 multiplies.
 using Product = std::function<Expr(Expr, Expr)>;
 Expr fixed_point_product(Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); }
 Expr float_product(Expr pixel, Expr w) { return pixel * w; }
@@ -81,7 +81,7 @@ void define_tap_sum(Func sum, const AxisTaps &taps, RVar r, const std::function<
     sum(x, y, c, n) = total;
 }
 
-// nearest and nearest-exact: a pure gather (SPEC.md 2).
+// nearest and nearest-exact: a pure gather (docs/SEMANTICS.md 2).
 class ResizeNearest : public Generator<ResizeNearest> {
 public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
@@ -330,7 +330,7 @@ public:
 };
 
 // bilinear and bicubic, with or without antialias: two separable passes,
-// horizontal first, as PyTorch's CPU kernels do (SPEC.md 3-5). uint8 runs
+// horizontal first, as PyTorch's CPU kernels do (docs/SEMANTICS.md 3-5). uint8 runs
 // PyTorch's 16-bit fixed-point arithmetic with a uint8 intermediate, so its
 // order is fixed; float32 on x86 also states the vertical pass first, which
 // runs on planar images that shrink enough in y, and in a kernel of its own
@@ -662,7 +662,7 @@ public:
             return select(gpu.narrow_grid, sum_y_narrow(x, y, c, n), sum_y(x, y, c, n));
         };
         if (fixed) {
-            // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (SPEC.md 3.2)
+            // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (docs/SEMANTICS.md 3.2)
             // p shifts as unsigned: Halide shifts by a signed amount either
             // way (a left and a right shift and a select per vector); 6-7%
             // of the uint8 bilinear/bicubic time on the build machine.
@@ -727,7 +727,7 @@ public:
             if (get_target().has_gpu_feature() || (first_below <= 0 && flat_channels == 0)) {
                 output(x, y, c, n) = vertical_sum(0.0f, 0.0f, product, [](Expr sum) { return sum; });
             } else {
-                // Both orders are within SPEC.md's float32 tolerance of
+                // Both orders are within docs/SEMANTICS.md's float32 tolerance of
                 // PyTorch's (which sums the 2-D taps directly without
                 // antialias). Vertical first, the horizontal pass (the
                 // costlier one on x86: it transposes tiles, or gathers)
@@ -827,10 +827,10 @@ public:
 };
 
 // The vertical pass alone, for resizes that keep the width: PyTorch skips
-// the pass along an unchanged dimension (SPEC.md 5.3) or, for float32
+// the pass along an unchanged dimension (docs/SEMANTICS.md 5.3) or, for float32
 // without antialias, weighs it as the identity, where the two-pass kernels
 // run an identity horizontal pass over every input row (uint8: 2-3x eager's
-// time on NHWC images, bench/RESULTS.md, 2026-11-27 late; float32: more
+// time on NHWC images, RESULTS.md@89f6099, 2026-11-27 late; float32: more
 // than a resize along both axes, 2026-11-27 night). Each output row sums
 // its taps' input rows directly, with the two-pass kernels' tap tables and
 // arithmetic, so results are the same bit for bit. Planar rows only: a pass
@@ -878,7 +878,7 @@ public:
         if (antialias) taps = with_index_table(taps, k);
 
         // uint8: acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0,
-        // 255) (SPEC.md 3.2). The taps two at a time, each pair a Func of
+        // 255) (docs/SEMANTICS.md 3.2). The taps two at a time, each pair a Func of
         // its own that the schedule computes per output vector: x86
         // multiplies two int16 pairs and adds the products in one
         // instruction (pmaddwd), which Halide emits for an Add of two

@@ -66,7 +66,7 @@ void schedule_layouts(Stage s, const FlipFuncs &f, int vec, int interleaved_vec,
 // machine's host, 2026-11-27, uint8 NHWC, 1 thread, `hres flip
 // --horizontal --bench`, 5 interleaved rounds, general kernel -> this
 // one: 1x3x1080x1920 612-780 -> 565-644 us (every round), 256x256 8.2-11.1
-// -> 6.5-8.3 us, 224x224 6.6-8.8 -> 7.2-8.7 us. A prototype (bench/RESULTS.md,
+// -> 6.5-8.3 us, 224x224 6.6-8.8 -> 7.2-8.7 us. A prototype (RESULTS.md@89f6099,
 // 2026-11-27 (later)) also had a run of 64 output pixels instead of a row:
 // even for uint8, and no better than the general kernel for float32, which
 // keeps it.

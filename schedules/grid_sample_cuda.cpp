@@ -4,7 +4,7 @@
 // and gathers every channel with it. The affine generator's per-column and
 // per-row terms are computed per block into shared memory (32 + 8 entries
 // instead of one float64 product per pixel, which consumer GPUs run at 1/32
-// or 1/64 rate). Measurements: bench/RESULTS.md.
+// or 1/64 rate). Measurements: RESULTS.md@89f6099.
 #include "grid_sample_schedules.h"
 
 namespace hres {

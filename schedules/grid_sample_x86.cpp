@@ -13,7 +13,7 @@
 // only for RGB (interleaved, and planar without bicubic), and footprints
 // specialised only for the padding modes where that pays.
 //
-// Tried and measured slower on the H200 host (bench/RESULTS.md): scalar
+// Tried and measured slower on the H200 host (RESULTS.md@89f6099): scalar
 // gathers over a footprint of clamped indices, and masks ANDed into the
 // pixels instead of selects.
 #include "grid_sample_schedules.h"
@@ -143,7 +143,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
     // guarded tail, each vector's grid loads (a stride of two floats) were
     // predicated gathers, a branch per lane and footprint value: two thirds
     // of grid_sample's uint8 bicubic kernel's code (build machine,
-    // 2026-11-26, bench/RESULTS.md has the compile times). Narrower rows
+    // 2026-11-26, RESULTS.md@89f6099 has the compile times). Narrower rows
     // run a scalar loop there; the affine sampler, which loads no grid,
     // keeps a guarded vector for them (scalar, its 8x8 and 12x10 outputs
     // took 2-2.6x as long: H100 machine's host, same day).
@@ -204,7 +204,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // faster; reflection 816-1663 -> 816-1143, even); 16 threads,
         // bilinear 4x3x1080x1920 nchw 7372-15164 -> 4519-9509, nhwc
         // 6402-7138 -> 2883-3063, nearest 1x3x1080x1920 nchw 483-520 ->
-        // 444-477. bench/RESULTS.md (2026-11-27, evening) has the command
+        // 444-477. RESULTS.md@89f6099 (2026-11-27, evening) has the command
         // line's numbers for every padding.
         // Planar bicubic over the padded copy (a row's four taps in one
         // word), same harness, 5 rounds, Halide's row windows -> words, us:

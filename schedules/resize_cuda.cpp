@@ -36,7 +36,7 @@
 // share the block's horizontal pass: 540x960 NHWC 0.88-0.93x; on small
 // grids (1x3 and 4x3 of 345x456 -> 270x270) they were 1.1-1.3x slower, as
 // were 32 x 8 blocks, so small grids keep a plane per block there. Tried
-// and slower (bench/RESULTS.md): each thread summing its outputs' taps
+// and slower (RESULTS.md@89f6099): each thread summing its outputs' taps
 // with antialias too (1.3-2.6x), and a first form of rows summed together
 // tap by tap (8-50x slower, some builds hitting illegal addresses, code
 // removed). The horizontal pass's rows summed together in registers (the
@@ -79,7 +79,7 @@ void schedule_resize_filtered_cuda(FilteredResizeFuncs f, const FilteredGpuKnobs
         // (a maximum over every output's weights) in every block, 2.2-7x the
         // float32 time, or copied host tables per call (57-86 us at
         // 270x270); float32 with antialias built its tables per block behind
-        // barriers (H200, 2026-11-21; bench/RESULTS.md).
+        // barriers (H200, 2026-11-21; RESULTS.md@89f6099).
     } else if (!f.maxima.empty()) {
         // uint8 built without host_tables: the tables on the host, copied to
         // the device per call. Correct, but slow (see above).

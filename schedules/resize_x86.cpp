@@ -6,7 +6,7 @@
 // x vectorised. Layout specialisations: planar (NCHW) vectorises along x with
 // unit-stride stores; interleaved (NHWC) with 3 or 4 channels unrolls c inside
 // the x vector so stores are interleaved in registers rather than scattered.
-// Measurements behind the knobs' defaults are in bench/RESULTS.md.
+// Measurements behind the knobs' defaults are in RESULTS.md@89f6099.
 #include "resize_schedules.h"
 #include "x86_loops.h"
 
@@ -66,7 +66,7 @@ void schedule_rows_fastest_tile(Func func, LoopLevel at, int v, int columns = 1)
 // loads, which Halide emits as a branch per lane: with the turned-back
 // tiles, three quarters of the general uint8 bicubic kernel's LLVM IR,
 // whose instruction selection took most of its build time (AVX-512
-// Skylake entry, build machine, 2026-11-26; bench/RESULTS.md has the
+// Skylake entry, build machine, 2026-11-26; RESULTS.md@89f6099 has the
 // compile times and the small images' timings). Specialisations of in_t
 // made before take precedence; the caller specialises whole blocks
 // further through `whole_blocks`.
@@ -452,7 +452,7 @@ struct HorizontalPass {
 // 28.9-36.6 -> 35.5-54.5 us), 1x3x10x1000 -> 5x500 NHWC 1.2-1.3x, float32
 // bicubic 10x1000 -> 5x500 NHWC 1.3-1.5x; other small images even (H100
 // machine's host, Sapphire Rapids entry, 2026-11-26, two runs,
-// bench/RESULTS.md).
+// RESULTS.md@89f6099).
 //
 // A transpose reads its staged tile as whole vector registers. Staged one
 // row or column at a time (a uint8 tile's 16-byte columns, a float32
@@ -497,7 +497,7 @@ struct HorizontalPass {
 // 253-357 -> 234-313, 16 threads 1182-1264 -> 982-1059. Read so in every
 // layout, planar batches lost 4-20% at 1 thread (bilinear 4x3x345x456
 // NCHW 472.8-498.3 -> 496.2-582.3), hence kernels of their own
-// (runtime/src/resize.cpp and bench/RESULTS.md have the rest).
+// (runtime/src/resize.cpp and RESULTS.md@89f6099 have the rest).
 void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, const ResizeKnobs &knobs) {
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), task("task");
     auto rows_per_store = [&](Type t) { return lines_per_store(knobs.tile_store_bytes, v, t); };
@@ -545,7 +545,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
         // entry, 2026-11-26, single-kernel harness, bicubic+aa
         // 4x3x345x456 -> 270x270 NCHW, 1 thread: 955-975 us with the RGB
         // branch, 1271-1741 without; with this condition the flags are gone
-        // and the two come out even (bench/RESULTS.md).
+        // and the two come out even (RESULTS.md@89f6099).
         if (p.parallel && p.plane_tasks_from > 0 && tail == TailStrategy::ShiftInwards) {
             order.erase(order.end() - 2, order.end());
             order.insert(order.end(), {yo, ic});
@@ -675,7 +675,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
 //
 // Vectorising the horizontal pass across rows (schedule_horizontal_tiles)
 // rather than along x (per-lane gathers), H200 host, AVX-512, 1 thread,
-// 2026-11-21, same run as PyTorch, OpenCV and Pillow (bench/RESULTS.md):
+// 2026-11-21, same run as PyTorch, OpenCV and Pillow (RESULTS.md@89f6099):
 // bilinear+aa u8 nchw 255 us (was about 2x that), now below cv2.resize
 // INTER_AREA and Pillow; on the build machine (AMD EPYC, AVX2) bicubic+aa f32
 // 1713 -> 663 us, bilinear f32 327 -> 212 us.
@@ -701,7 +701,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
 // tiles read the pixels' channels apart from those rows, as they read an
 // interleaved input's); runtime/src/resize.cpp has its measurements. The
 // final build against vertical_first_below=0 (a noisy night,
-// bench/RESULTS.md): bicubic 0.67 / 0.80 / 0.73 (500x400 -> 256x256,
+// RESULTS.md@89f6099): bicubic 0.67 / 0.80 / 0.73 (500x400 -> 256x256,
 // 1080x1920 -> 540x960, 4x3 of it at 16 threads), bilinear 0.75 / 0.97 /
 // 0.84, bilinear+aa 0.78 / 0.79 / 0.86, bicubic+aa 0.79 / 1.29 / 0.99 (the
 // 1.29 was 0.92-0.94 in two earlier runs).
@@ -851,7 +851,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // thread pool runs side by side), so the last round of one image's
     // tasks no longer leaves threads idle: 8 fork-joins per call of 4
     // images were 21-37% of the 16-thread wall time (Halide's profiler,
-    // bench/RESULTS.md 2026-11-22). H200 host, AVX-512, 16 threads,
+    // RESULTS.md@89f6099 2026-11-22). H200 host, AVX-512, 16 threads,
     // 2026-11-22 (later), single-kernel harness, 3-4 interleaved rounds,
     // off -> on: 4x3x1080x1920 -> 540x960 nhwc uint8 bilinear 662-707 ->
     // 560-633 us, bilinear+aa 1010-1061 -> 806-845 us, bicubic+aa
@@ -912,7 +912,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // pass on the build machine). With the horizontal index table, H200
     // host, AVX-512, 1 thread, 2026-11-21, 1x3x345x456 -> 270x270
     // nchw/nhwc: bicubic f32 250 -> 220 / 274 -> 243 us, bilinear f32 182
-    // -> 179 / 205 -> 194 us, bicubic u8 248 -> 234 us (bench/RESULTS.md).
+    // -> 179 / 205 -> 194 us, bicubic u8 248 -> 234 us (RESULTS.md@89f6099).
     // vertical_vectors 1, 2 and 4 measured within 3-4% of each other.
     //
     // uint8 sums the vertical taps two at a time (the generator's
@@ -929,7 +929,7 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
     // nchw 930-991 -> 893-916 us; guarded, the AVX2 and SSE4.1 variants
     // lost on planar rows). Sapphire Rapids variant on the H100 host (model
     // 207), 2026-11-25 afternoon, single-kernel harness, 1 thread unless
-    // noted, 4-5 interleaved rounds, pairs off -> on (bench/RESULTS.md has
+    // noted, 4-5 interleaved rounds, pairs off -> on (RESULTS.md@89f6099 has
     // every row): bicubic 500x400 -> 1024x1024 nchw 1614-1938 -> 1393-1757
     // us, nhwc 1668-1879 -> 1494-1987 us (faster in 4 of 5 rounds each);
     // -> 256x256 nchw 255-295 -> 241-279 us; bilinear 345x456 -> 270x270

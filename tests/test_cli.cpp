@@ -487,7 +487,7 @@ TEST_F(CliTest, NearestMapsMatchPyTorchAtTies) {
     }
 }
 
-// uint8 bit for bit; float32 within SPEC.md's tolerance, as planar float32
+// uint8 bit for bit; float32 within docs/SEMANTICS.md's tolerance, as planar float32
 // may run its passes in the other order (schedules/resize_x86.cpp).
 TEST_F(CliTest, NhwcLayoutMatchesNchw) {
     save("f.npy", make_image(DType::f32, 2, 3, 17, 13, 4));

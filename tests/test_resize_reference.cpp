@@ -1,5 +1,5 @@
 // Randomised comparison of hres::resize against the scalar reference
-// (tests/reference, written from SPEC.md): every mode, both dtypes and
+// (tests/reference, written from docs/SEMANTICS.md): every mode, both dtypes and
 // layouts, shapes from 1x1 to a few hundred pixels, up and down, explicit and
 // non-integer scale factors, odd channel counts, batches.
 // uint8 must be bit-exact; float32 within 2e-5 for values in [0, 1].
@@ -131,7 +131,7 @@ TEST(ResizeVsReference, CornerCases) {
                 cases.push_back({mode, aa, ac, 1, 3, 1, 1, 1, 1, 0, 0, l});          // 1x1 -> 1x1
                 cases.push_back({mode, aa, ac, 1, 1, 1, 1, 7, 5, 0, 0, l});          // 1x1 -> 7x5
                 cases.push_back({mode, aa, ac, 2, 4, 9, 13, 1, 1, 0, 0, l});         // -> 1x1
-                cases.push_back({mode, aa, ac, 1, 3, 6, 1, 3, 1, 0, 0, l});          // width 1 (SPEC 9.1)
+                cases.push_back({mode, aa, ac, 1, 3, 6, 1, 3, 1, 0, 0, l});          // width 1 (SEMANTICS.md 9.1)
                 cases.push_back({mode, aa, ac, 1, 3, 300, 257, 7, 299, 0, 0, l});    // strong down / up
                 cases.push_back({mode, aa, ac, 1, 5, 10, 10, 20, 10, 2.05, 1.05, l}); // legacy nearest
                 cases.push_back({mode, aa, ac, 1, 2, 3, 40, 3, 40, 1.2, 1.2, l});   // unchanged with scale

@@ -1,6 +1,6 @@
 // Randomised comparison of hres::grid_sample, hres::affine_grid_sample and
 // hres::flip against the scalar reference (tests/reference/sample_reference,
-// written from SPEC.md 6-8), plus the SPEC section 10 worked examples G1,
+// written from docs/SEMANTICS.md 6-8), plus its section 10 worked examples G1,
 // AG1-AG3 and F1.
 //
 // Coverage: every mode x padding x align_corners, uint8 and float32, NCHW and
@@ -552,7 +552,7 @@ TEST(PackedPixels, RgbaCopiesMatchPerChannelKernels) {
     }
 }
 
-// Identity theta at the input's size returns the input (SPEC 7: bilinear to
+// Identity theta at the input's size returns the input (SEMANTICS.md 7: bilinear to
 // ~1e-7, nearest exactly), for both align_corners.
 TEST(AffineGridSampleVsReference, IdentityThetaReturnsTheInput) {
     std::mt19937 rng(5);
@@ -591,7 +591,7 @@ TEST(GridSampleVsReference, Uint8RoundsHalfToEvenAndSaturates) {
     EXPECT_EQ(got, (std::vector<uint8_t>{0, 2, 2, 128, 254}));
 
     // Bicubic overshoot beyond 0..255 saturates: step 0,0,255,255 sampled
-    // between the taps overshoots below 0 and above 255 (SPEC U2's float path).
+    // between the taps overshoots below 0 and above 255 (SEMANTICS.md 10, U2's float path).
     std::vector<uint8_t> step = {0, 0, 255, 255};
     std::vector<float> g2;
     for (float x : {-0.6f, -0.3f, 0.3f, 0.6f}) g2.insert(g2.end(), {x, 0.0f});
@@ -607,7 +607,7 @@ TEST(GridSampleVsReference, Uint8RoundsHalfToEvenAndSaturates) {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 10 G1: input [[1,2,3,4],[5,6,7,8]], eight grid points, 18 rows.
+// SEMANTICS.md 10 G1: input [[1,2,3,4],[5,6,7,8]], eight grid points, 18 rows.
 
 struct G1Row {
     Interp mode;
@@ -705,7 +705,7 @@ TEST(SpecExamples, G1Kernel) {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 10 AG1-AG3.
+// SEMANTICS.md 10 AG1-AG3.
 
 struct AffineExample {
     std::vector<float> theta;
@@ -737,7 +737,7 @@ TEST(SpecExamples, AffineGridReference) {
             EXPECT_NEAR(grid[2 * k + 1], ex.y[k], 1e-7) << "y at " << k;
         }
     }
-    // linspace's two halves (SPEC 7): n = 7 has its centre from the end.
+    // linspace's two halves (SEMANTICS.md 7): n = 7 has its centre from the end.
     const auto b7 = hres_ref::affine_base(7, true);
     EXPECT_EQ(b7.front(), -1.0f);
     EXPECT_EQ(b7.back(), 1.0f);
@@ -778,7 +778,7 @@ TEST(SpecExamples, AffineGridKernel) {
 }
 
 // ---------------------------------------------------------------------------
-// Flips: SPEC 10 F1, then random shapes, dtypes, axes and layout pairs.
+// Flips: SEMANTICS.md 10 F1, then random shapes, dtypes, axes and layout pairs.
 
 TEST(SpecExamples, F1) {
     const std::vector<float> in = {0, 1, 2, 3, 4, 5};
@@ -804,7 +804,7 @@ TEST(SpecExamples, F1) {
         EXPECT_EQ(u8_got, std::vector<uint8_t>(vertical.begin(), vertical.end()));
     }
     // A channels-last (2,3,2,3) uint8 image flipped in channels-last memory:
-    // whole pixels move, channels stay in order (SPEC 8).
+    // whole pixels move, channels stay in order (SEMANTICS.md 8).
     std::vector<uint8_t> nhwc(2 * 3 * 2 * 3);
     for (size_t k = 0; k < nhwc.size(); k++) nhwc[k] = uint8_t(k);
     std::vector<uint8_t> out(nhwc.size());

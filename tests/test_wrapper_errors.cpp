@@ -299,7 +299,7 @@ TEST_F(FlipFixture, BadArguments) {
 TEST(ScaledSize, MatchesPyTorchAndRejectsEmpty) {
     int64_t out = 0;
     ASSERT_TRUE(hres::scaled_size(5, 1.7, &out).ok());
-    EXPECT_EQ(out, 8);  // trunc(8.5), SPEC example N3
+    EXPECT_EQ(out, 8);  // trunc(8.5), SEMANTICS.md 10, example N3
     ASSERT_TRUE(hres::scaled_size(10, 2.05, &out).ok());
     EXPECT_EQ(out, 20);
     EXPECT_FALSE(hres::scaled_size(1, 0.5, &out).ok());

@@ -1,5 +1,5 @@
 // Downscales a 2x2 ramp with every mode through the installed library and
-// checks values that follow from the definitions (SPEC.md 2, 3).
+// checks values that follow from the definitions (docs/SEMANTICS.md 2, 3).
 #include <hres/hres.h>
 
 #include <cstdio>

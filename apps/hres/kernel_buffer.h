@@ -8,7 +8,7 @@
 // 2026-11-27, 1x3x1080x1920, 1 thread (bench/tune/buffer_placement.cpp):
 // 64-byte aligned vs 16 bytes past, interleaved uint8 horizontal flip (its
 // general kernel) 615 vs 692 us, the other flips and the resizes within
-// 1-4%; transparent huge pages changed nothing there (bench/RESULTS.md,
+// 1-4%; transparent huge pages changed nothing there (RESULTS.md@89f6099,
 // 2026-11-27 (later)).
 #pragma once
 

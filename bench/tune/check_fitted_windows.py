@@ -6,7 +6,7 @@ generators/filters.h fits the antialiased tap tables inside the image
 the window bounds that the CUDA kernels promise to Halide (fitted_window):
 lowest' = min(lowest, in - count), highest' = max(highest, count - 1), with
 lowest and highest set_window's bounds. This re-evaluates PyTorch's
-antialiased window (SPEC.md 5.1) with float32 or float64 coordinates, as the
+antialiased window (docs/SEMANTICS.md 5.1) with float32 or float64 coordinates, as the
 generators do, and checks for every output that the fitted taps lie within
 those bounds and that no weighted tap falls past the count. Exits non-zero on
 a violation.

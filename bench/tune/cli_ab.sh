@@ -13,7 +13,7 @@
 # resizes) or `affine` (the seed affine sampler, 2x3x345x456 uint8 at its
 # own size, every mode and padding, with and without align_corners, and
 # grid-sample on the same map as an explicit grid). Example
-# (bench/RESULTS.md, 2026-11-26 (night, later)):
+# (RESULTS.md@89f6099, 2026-11-26 (night, later)):
 #   bench/tune/cli_ab.sh partial 3 before/hres build/bin/hres
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 partial|whole|affine ROUNDS HRES..." >&2; exit 2; }

@@ -1,6 +1,6 @@
 // The copy bandwidth a number of threads reaches on this machine: the
 // ceiling for kernels whose time is the bytes they move (flips, and the
-// filtered resizes at 16 threads, bench/RESULTS.md). Each thread memcpy's its
+// filtered resizes at 16 threads, RESULTS.md@89f6099). Each thread memcpy's its
 // share of one MiB-sized buffer into another; the median of 21 rounds is
 // printed as time and as GB/s of bytes read plus bytes written.
 //

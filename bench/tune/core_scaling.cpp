@@ -1,7 +1,7 @@
 // How far work that touches no shared resource speeds up with threads on
 // this machine: the ceiling of parallel efficiency for kernels bound by
 // their instructions rather than by memory (the uint8 resizes, whose 1-thread
-// runs move 10 GB/s, bench/RESULTS.md). Each thread runs the same fixed
+// runs move 10 GB/s, RESULTS.md@89f6099). Each thread runs the same fixed
 // amount of one kind of work; the wall time of T threads against one gives
 // the speed-up, T * t1 / tT the efficiency (1.0 where every thread has a
 // core of its own at the 1-thread clock).

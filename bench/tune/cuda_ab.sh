@@ -8,7 +8,7 @@
 #
 # MIN_TIME (seconds of timed calls per case, default 0.2) is passed on as
 # --min-time. The table is read with bench/compare.py's parser (python3 with
-# numpy, as on the GPU machine). Example (bench/RESULTS.md, 2026-11-21):
+# numpy, as on the GPU machine). Example (RESULTS.md@89f6099, 2026-11-21):
 #   bench/tune/cuda_ab.sh resize 2 planes/bench_hres build/bin/bench_hres
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 FILTER ROUNDS BENCH_HRES..." >&2; exit 2; }

@@ -15,7 +15,7 @@
 # and built build/ (the variant reuses its objects and generator binary;
 # HRES_GENERATORS=path uses another generator binary, e.g. one of an earlier
 # revision from generators_at.sh).
-# Example (bench/RESULTS.md used this for the NHWC tiles of the filtered
+# Example (RESULTS.md@89f6099 used this for the NHWC tiles of the filtered
 # resizes):
 #   bench/tune/cuda_variant.sh build/tune/planes resize_filtered 'gpu_interleaved_pixels=0'
 set -euo pipefail

@@ -7,7 +7,7 @@
 #   bench/tune/generators_at.sh REV OUT
 #
 # OUT receives hres_generators. Compiles with build/'s flags (under a minute
-# on 2 cores, in parallel). Example (bench/RESULTS.md, 2026-11-21, night):
+# on 2 cores, in parallel). Example (RESULTS.md@89f6099, 2026-11-21, night):
 #   bench/tune/generators_at.sh HEAD~1 build/tune/base
 #   HRES_GENERATORS=build/tune/base/hres_generators \
 #       bench/tune/cuda_variant.sh build/tune/before resize_filtered ''

@@ -23,7 +23,7 @@
 # append -enable_llvm_loop_opt as that build does); PARAMS: the
 # generator params of a variant, e.g.
 # 'filter=bilinear antialias=false horizontal_lanes=16' ('' = the defaults).
-# Example (bench/RESULTS.md used this for the planar gather experiments):
+# Example (RESULTS.md@89f6099 used this for the planar gather experiments):
 #   bench/tune/kernel_ab.sh build build/tune resize_nearest float32 \
 #       x86-64-linux-sse41-avx-avx2-fma-f16c 'planar_pixel_lanes=0' 'planar_pixel_lanes=8'
 #   bench/tune/kernel_ab.sh run build/tune '1 3 300 400 600 700' nchw 5 1 0.5

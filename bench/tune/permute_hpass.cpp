@@ -2,7 +2,7 @@
 // emits no permute by data-dependent indices) would run with register
 // permutes written by hand: the question behind the float32 bilinear rows
 // against cv2.resize and the interleaved uint8 rows against PyTorch's 0.5x
-// (bench/RESULTS.md, "Where hres is behind"; the 2026-11-27 last-hour section
+// (RESULTS.md@89f6099, "Where hres is behind"; the 2026-11-27 last-hour section
 // has the measurements). Two passes:
 //
 // f32: PyTorch's bilinear taps (align_corners=False, no antialias) over
@@ -17,7 +17,7 @@
 //            taps fit in 32 values: a downscale by up to about 1.9).
 // The hres float32 kernels take the gather form.
 //
-// u8: SPEC.md 5.2/5.4's bilinear antialias taps (float64 weights, int16 at
+// u8: docs/SEMANTICS.md 5.2/5.4's bilinear antialias taps (float64 weights, int16 at
 // the pass' precision p, accumulator from 2^(p-1), >> p, clamped) over
 // `rows` NHWC RGB rows, in_w -> out_w pixels, two ways:
 //   scalar:  per output value, its taps summed one by one;
@@ -208,7 +208,7 @@ struct Taps {
     std::vector<int16_t> w;  // kmax per output, zero past xsize
 };
 
-// SPEC.md 5.2 (bilinear, align_corners=False) and 5.4's quantisation.
+// docs/SEMANTICS.md 5.2 (bilinear, align_corners=False) and 5.4's quantisation.
 Taps antialiased_bilinear_taps(int in_w, int out_w) {
     Taps t;
     const double scale = double(in_w) / double(out_w);

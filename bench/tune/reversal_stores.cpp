@@ -2,7 +2,7 @@
 // host: the same row reversal written by hand with plain stores in two
 // orders and with streaming (non-temporal) stores, beside memcpy and hres's
 // own flips, on the same buffers, one thread, rounds interleaved
-// (bench/RESULTS.md, 2026-11-27 (later)). Needs AVX-512F at run time.
+// (RESULTS.md@89f6099, 2026-11-27 (later)). Needs AVX-512F at run time.
 //
 //   cmake --build build --target bench_reversal_stores   (bench/CMakeLists.txt)
 //   build/bin/bench_reversal_stores [ROUNDS]

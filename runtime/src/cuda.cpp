@@ -422,7 +422,7 @@ void detach(halide_buffer_t *buffer) {
 // context in each of the three (cuCtxPushCurrent, cuCtxPopCurrent), look the
 // kernel up by name and allocate its argument arrays on every launch:
 // 0.25-0.78 us of host time per call on the H200, whose launch itself takes
-// 3.2-4.8 us (bench_cuda_launch, bench/RESULTS.md 2026-11-29 (midday)).
+// 3.2-4.8 us (bench_cuda_launch, RESULTS.md@89f6099 2026-11-29 (midday)).
 // These run in the caller's current context without entering it (the
 // primary context is entered only for a thread with none current), find the
 // module and function in the pipeline's own cache, and pass the arguments

@@ -51,7 +51,7 @@ void install_cuda_hooks();
 // heap, per call: with the shape's table key made on the stack too, the
 // host time of a CUDA call with tap tables went 1.05 -> 0.79 us (bilinear
 // uint8 0.81 -> 0.57; bench_cuda_launch on the stub driver, build machine,
-// best of 3 side by side; bench/RESULTS.md, 2026-11-29 morning).
+// best of 3 side by side; RESULTS.md@89f6099, 2026-11-29 morning).
 template<typename Signature>
 class CallRef;
 template<typename R, typename... Args>

@@ -26,7 +26,7 @@ struct Axis {
     // Rows of the weight table to allocate: the filter's support without
     // antialias (the kernel reads exactly that many); with antialias at
     // least resize_taps' tap count, ceil(support) * 2 + 1 with support the
-    // stretched half-width (SPEC.md 5.1), plus 2 for float32 rounding of
+    // stretched half-width (docs/SEMANTICS.md 5.1), plus 2 for float32 rounding of
     // the support (a count beyond the rows is an error, below).
     int rows(bool bicubic, bool antialias) const {
         if (!antialias) return bicubic ? 4 : 2;

@@ -1,9 +1,9 @@
 // Scalar reference implementation of torch.nn.functional.interpolate (4-D,
-// float32 and uint8), written from shared/SPEC.md sections 1-5. See
+// float32 and uint8), written from docs/SEMANTICS.md sections 1-5. See
 // resize_reference.h for the API and what "exact" means for each path.
 //
 // BUILD REQUIREMENT: compile with -O2 -ffp-contract=off (and never with
-// -ffast-math). The float32 reference evaluates the SPEC formulas op by op in
+// -ffast-math). The float32 reference evaluates the SEMANTICS.md formulas op by op in
 // float32, and the uint8 weights op by op in float64; contracting a*b+c into a
 // fused multiply-add (GCC's default in GNU mode on FMA-capable targets) changes
 // the rounding, which can move a floor() or an int16 weight by one step and
@@ -11,13 +11,15 @@
 // matters goes through rmul(), which rounds the product to its type before it
 // can meet an addition, so the code stays correct even if the flag is lost.
 //
-// Organisation (mirrors the spec):
-//   1. SPEC 1.4   scale and source-coordinate helpers
-//   2. SPEC 2-5   per-dimension tap tables (indices and weights)
-//   3. SPEC 3.2   uint8 weight quantisation (int16, precision p)
-//   4.            2-D application: gather, direct 2-D float formulas, and the
-//                 separable 1-D passes (float antialias, all uint8 filters)
-//   5.            public entry points (mode / dtype dispatch, SPEC 1.5 rules)
+// Organisation (mirrors docs/SEMANTICS.md):
+//   1. SEMANTICS.md 1.4   scale and source-coordinate helpers
+//   2. SEMANTICS.md 2-5   per-dimension tap tables (indices and weights)
+//   3. SEMANTICS.md 3.2   uint8 weight quantisation (int16, precision p)
+//   4.                    2-D application: gather, direct 2-D float formulas,
+//                         and the separable 1-D passes (float antialias, all
+//                         uint8 filters)
+//   5.                    public entry points (mode / dtype dispatch,
+//                         SEMANTICS.md 1.5 rules)
 
 #include "resize_reference.h"
 
@@ -42,10 +44,10 @@ T rmul(T a, T b) {
 }
 
 // ===========================================================================
-// 1. SPEC 1.4: scale and source-coordinate helpers.
+// 1. SEMANTICS.md 1.4: scale and source-coordinate helpers.
 //    T = float for the float paths and for every nearest index computation,
-//    T = double for the uint8 separable paths (SPEC 1.2, 3.2).
-//    A user scale s counts as "given" only when s > 0 (SPEC 1.4).
+//    T = double for the uint8 separable paths (SEMANTICS.md 1.2, 3.2).
+//    A user scale s counts as "given" only when s > 0 (SEMANTICS.md 1.4).
 // ===========================================================================
 
 template <typename T>
@@ -57,7 +59,7 @@ T compute_scales_value(double s, int64_t in, int64_t out) {
 template <typename T>
 T area_pixel_compute_scale(int64_t in, int64_t out, bool align_corners, double s) {
     if (align_corners) {
-        // The user scale is ignored; out == 1 maps everything to index 0 (SPEC 1.5).
+        // The user scale is ignored; out == 1 maps everything to index 0 (SEMANTICS.md 1.5).
         return out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
     }
     return compute_scales_value<T>(s, in, out);
@@ -81,14 +83,14 @@ int64_t floor_to_int(float v) { return static_cast<int64_t>(std::floor(v)); }
 
 // ===========================================================================
 // 2. Per-dimension tap tables. H uses the height parameters, W the width
-//    parameters (SPEC 1.1); each table is computed for one dimension.
+//    parameters (SEMANTICS.md 1.1); each table is computed for one dimension.
 // ===========================================================================
 
-// ---- SPEC 2: nearest / nearest-exact source indices (float32 scale) --------
+// ---- SEMANTICS.md 2: nearest / nearest-exact source indices (float32 scale) --
 
 // PyTorch CPU picks its "channels-last" nearest and bilinear kernel, which
 // carries the legacy out==in / out==2*in shortcut and rounds coordinates its
-// own way at ties, under this condition (SPEC 2; SEMANTICS.md, "Ties"). It is
+// own way at ties, under this condition (SEMANTICS.md 2 and "Ties"). It is
 // a property of the whole call, so it is evaluated once for both dimensions.
 // (An NCHW tensor with H == W == 1 also counts as channels-last contiguous in
 // PyTorch, but with in == 1 every index is 0 either way, so the flag suffices.)
@@ -102,7 +104,7 @@ std::vector<int64_t> nearest_indices(int64_t in, int64_t out, double s, bool exa
     std::vector<int64_t> idx(static_cast<size_t>(out));
     for (int64_t i = 0; i < out; ++i) {
         // Legacy special case, `nearest` only: ignores the scale, so it differs
-        // from the formula when an explicit scale has 1/s != in/out (SPEC 10 N4).
+        // from the formula when an explicit scale has 1/s != in/out (SEMANTICS.md 10 N4).
         if (!exact && channels_last_kernel && out == in) {
             idx[i] = i;
             continue;
@@ -114,7 +116,7 @@ std::vector<int64_t> nearest_indices(int64_t in, int64_t out, double s, bool exa
         float v;
         if (exact && channels_last_kernel) {
             // f32(scale * (i + 0.5)): i + 0.5 and the product are exact in
-            // double, so this is the single float32 rounding of the spec.
+            // double, so this is the single float32 rounding of SEMANTICS.md 2.
             v = static_cast<float>(static_cast<double>(scale) * (static_cast<double>(i) + 0.5));
         } else if (exact) {
             // The generic kernel: round(max(fma(scale, i + 0.5, -0.5), 0) + 0.5).
@@ -127,7 +129,7 @@ std::vector<int64_t> nearest_indices(int64_t in, int64_t out, double s, bool exa
     return idx;
 }
 
-// ---- SPEC 3.1: float32 bilinear taps --------------------------------------
+// ---- SEMANTICS.md 3.1: float32 bilinear taps --------------------------------
 
 struct LinearTap {
     int64_t i0, i1;
@@ -139,7 +141,7 @@ std::vector<LinearTap> linear_taps_f32(int64_t in, int64_t out, bool align_corne
     std::vector<LinearTap> taps(static_cast<size_t>(out));
     for (int64_t i = 0; i < out; ++i) {
         if (in == out) {
-            // SPEC 1.5: CPU float bilinear treats an unchanged dimension as an
+            // SEMANTICS.md 1.5: CPU float bilinear treats an unchanged dimension as an
             // exact identity, even when an explicit scale s != 1 was passed.
             taps[i] = {i, i, 1.0f, 0.0f};
             continue;
@@ -153,8 +155,8 @@ std::vector<LinearTap> linear_taps_f32(int64_t in, int64_t out, bool align_corne
     return taps;
 }
 
-// ---- SPEC 4: cubic convolution kernel --------------------------------------
-// The evaluation forms cc1/cc2 are part of the spec (they fix float rounding).
+// ---- SEMANTICS.md 4: cubic convolution kernel -------------------------------
+// The evaluation forms cc1/cc2 are part of SEMANTICS.md 4 (they fix float rounding).
 
 template <typename T>
 T cubic_conv1(T x, T A) {  // |x| <= 1: ((A+2)*x - (A+3))*x*x + 1
@@ -166,7 +168,7 @@ T cubic_conv2(T x, T A) {  // 1 < |x| < 2: ((A*x - 5A)*x + 8A)*x - 4A
     return rmul(rmul(rmul(A, x) - rmul(T(5), A), x) + rmul(T(8), A), x) - rmul(T(4), A);
 }
 
-// Keys cubic W_A(d) evaluated through cc1/cc2 on |d| (SPEC 4 / 5.1).
+// Keys cubic W_A(d) evaluated through cc1/cc2 on |d| (SEMANTICS.md 4 / 5.1).
 template <typename T>
 T keys_cubic(T d, T A) {
     const T x = std::abs(d);
@@ -176,12 +178,12 @@ T keys_cubic(T d, T A) {
 }
 
 template <typename T>
-T triangle(T d) {  // SPEC 5.1 bilinear filter (also the non-AA uint8 linear weights)
+T triangle(T d) {  // SEMANTICS.md 5.1 bilinear filter (also the non-AA uint8 linear weights)
     const T x = std::abs(d);
     return x < T(1) ? T(1) - x : T(0);
 }
 
-// ---- SPEC 4.1: float32 bicubic taps ----------------------------------------
+// ---- SEMANTICS.md 4.1: float32 bicubic taps ---------------------------------
 
 struct CubicTap {
     int64_t idx[4];
@@ -189,7 +191,7 @@ struct CubicTap {
 };
 
 std::vector<CubicTap> cubic_taps_f32(int64_t in, int64_t out, bool align_corners, double s) {
-    // No in == out shortcut here (SPEC 1.5): the formula is always used.
+    // No in == out shortcut here (SEMANTICS.md 1.5): the formula is always used.
     const float A = -0.75f;
     const float scale = area_pixel_compute_scale<float>(in, out, align_corners, s);
     std::vector<CubicTap> taps(static_cast<size_t>(out));
@@ -216,7 +218,7 @@ std::vector<CubicTap> cubic_taps_f32(int64_t in, int64_t out, bool align_corners
     return taps;
 }
 
-// ---- Window taps: antialias (SPEC 5.2) and the uint8 separable passes ------
+// ---- Window taps: antialias (SEMANTICS.md 5.2) and the uint8 separable passes --
 
 // One output of a separable 1-D pass: contiguous input window starting at
 // xmin, one weight per input element of the window.
@@ -228,7 +230,7 @@ struct WindowTap {
 
 int interp_size(Mode mode) { return mode == Mode::bilinear ? 2 : 4; }
 
-// SPEC 5.2 with the float32 precision rules stated there: center, support,
+// SEMANTICS.md 5.2 with the float32 precision rules stated there: center, support,
 // invscale, filter values, total and normalised weights are float32; the
 // filter argument's "+ 0.5" and "* invscale" are done in double and rounded
 // to float32 when handed to the filter.
@@ -241,7 +243,7 @@ std::vector<WindowTap<float>> aa_taps_f32(int64_t in, int64_t out, bool align_co
     const int64_t kmax = static_cast<int64_t>(std::ceil(support)) * 2 + 1;
     const float invscale = scale >= 1.0f ? static_cast<float>(1.0 / static_cast<double>(scale)) : 1.0f;
     auto filter = [mode](float d) {
-        // Antialias bicubic uses Pillow's a = -0.5, not -0.75 (SPEC 5.1).
+        // Antialias bicubic uses Pillow's a = -0.5, not -0.75 (SEMANTICS.md 5.1).
         return mode == Mode::bilinear ? triangle(d) : keys_cubic(d, -0.5f);
     };
 
@@ -271,14 +273,14 @@ std::vector<WindowTap<float>> aa_taps_f32(int64_t in, int64_t out, bool align_co
     return taps;
 }
 
-// uint8 weights of one pass, all float64 (SPEC 3.2 / 4.2 / 5.4), plus the
+// uint8 weights of one pass, all float64 (SEMANTICS.md 3.2 / 4.2 / 5.4), plus the
 // maximum that selects the fixed-point precision of the pass.
 struct PassWeightsF64 {
     std::vector<WindowTap<double>> taps;
     double wmax = 0.0;
 };
 
-// SPEC 3.2 (bilinear) and 4.2 (bicubic, A = -0.75), antialias=False.
+// SEMANTICS.md 3.2 (bilinear) and 4.2 (bicubic, A = -0.75), antialias=False.
 PassWeightsF64 separable_weights_f64(int64_t in, int64_t out, bool align_corners, double s,
                                      Mode mode) {
     const int isz = interp_size(mode);
@@ -291,7 +293,7 @@ PassWeightsF64 separable_weights_f64(int64_t in, int64_t out, bool align_corners
     pw.taps.resize(static_cast<size_t>(out));
     for (int64_t i = 0; i < out; ++i) {
         const double r = area_pixel_compute_source_index<double>(scale, i, align_corners, cubic);
-        // NB: r is rounded to float32 before floor (SPEC 3.2); lam uses the double r.
+        // NB: r is rounded to float32 before floor (SEMANTICS.md 3.2); lam uses the double r.
         const int64_t idx = std::min(floor_to_int(static_cast<float>(r)), in - 1);
         const double lam = std::min(std::max(r - static_cast<double>(idx), 0.0), 1.0);
 
@@ -316,7 +318,7 @@ PassWeightsF64 separable_weights_f64(int64_t in, int64_t out, bool align_corners
             ws[slot] += w;
             // wmax tracks every partial sum of the folding, not only the final
             // weights: a folded slot can peak before a later negative weight
-            // lowers it, and that peak still decides p (SPEC 3.2).
+            // lowers it, and that peak still decides p (SEMANTICS.md 3.2).
             pw.wmax = std::max(pw.wmax, ws[slot]);
             ++slot;
         }
@@ -327,7 +329,7 @@ PassWeightsF64 separable_weights_f64(int64_t in, int64_t out, bool align_corners
     return pw;
 }
 
-// SPEC 5.2 / 5.4: antialias window weights, everything in float64.
+// SEMANTICS.md 5.2 / 5.4: antialias window weights, everything in float64.
 PassWeightsF64 aa_weights_f64(int64_t in, int64_t out, bool align_corners, double s, Mode mode) {
     const int isz = interp_size(mode);
     const double scale = area_pixel_compute_scale<double>(in, out, align_corners, s);
@@ -363,7 +365,7 @@ PassWeightsF64 aa_weights_f64(int64_t in, int64_t out, bool align_corners, doubl
 }
 
 // ===========================================================================
-// 3. SPEC 3.2: quantisation of one uint8 pass to int16 weights.
+// 3. SEMANTICS.md 3.2: quantisation of one uint8 pass to int16 weights.
 // ===========================================================================
 
 struct QuantisedPass {
@@ -374,7 +376,7 @@ struct QuantisedPass {
 QuantisedPass quantise(const PassWeightsF64& pw) {
     QuantisedPass q;
     // p = the largest p in [0, 22] with int(0.5 + wmax * 2^p) <= 32767, found
-    // the way the spec states it: first q whose next power overflows int16.
+    // the way SEMANTICS.md 3.2 states it: first q whose next power overflows int16.
     q.p = 22;
     for (int k = 0; k < 22; ++k) {
         const double scaled = rmul(pw.wmax, static_cast<double>(int64_t(1) << (k + 1)));
@@ -411,12 +413,12 @@ void validate(size_t size, int n, int c, int h, int w, int oh, int ow, const Res
     }
     const bool nearest = p.mode == Mode::nearest || p.mode == Mode::nearest_exact;
     if (nearest && (p.antialias || p.align_corners)) {
-        // SPEC 1.3: PyTorch rejects both for the nearest modes.
+        // SEMANTICS.md 1.3: PyTorch rejects both for the nearest modes.
         throw std::invalid_argument("hres_ref::resize: antialias/align_corners not allowed for nearest modes");
     }
 }
 
-// SPEC 2: pure gather, exact for every dtype.
+// SEMANTICS.md 2: pure gather, exact for every dtype.
 template <typename T>
 std::vector<T> resize_nearest(const std::vector<T>& in, int64_t planes, int64_t c, int64_t h, int64_t w,
                               int64_t oh, int64_t ow, const ResizeParams& p) {
@@ -435,7 +437,7 @@ std::vector<T> resize_nearest(const std::vector<T>& in, int64_t planes, int64_t 
     return out;
 }
 
-// SPEC 3.1: float32 bilinear, non-separable, in the generic CPU kernel's order
+// SEMANTICS.md 3.1: float32 bilinear, non-separable, in the generic CPU kernel's order
 //   out = lh0*(lw0*x00 + lw1*x01) + lh1*(lw0*x10 + lw1*x11).
 std::vector<float> bilinear_f32(const std::vector<float>& in, int64_t planes, int64_t c, int64_t h, int64_t w,
                                 int64_t oh, int64_t ow, const ResizeParams& p) {
@@ -459,7 +461,7 @@ std::vector<float> bilinear_f32(const std::vector<float>& in, int64_t planes, in
     return out;
 }
 
-// SPEC 4.1: float32 bicubic, one pass, no intermediate rounding or clamping:
+// SEMANTICS.md 4.1: float32 bicubic, one pass, no intermediate rounding or clamping:
 //   out = sum_j cy_j * (sum_k cx_k * x[hy_j, wx_k]), inner sums over W first,
 //   both sums sequential from index 0.
 std::vector<float> bicubic_f32(const std::vector<float>& in, int64_t planes, int64_t h, int64_t w,
@@ -489,7 +491,7 @@ std::vector<float> bicubic_f32(const std::vector<float>& in, int64_t planes, int
     return out;
 }
 
-// One separable 1-D pass (SPEC 3.2 / 5.3) over every (n, c) plane of a
+// One separable 1-D pass (SEMANTICS.md 3.2 / 5.3) over every (n, c) plane of a
 // planes x h x w buffer: along W (horizontal) or along H (vertical), producing
 // `out_len` samples per line. `sample(line, stride, o)` computes output o from
 // the input line (element k at line[k * stride]).
@@ -514,9 +516,9 @@ std::vector<T> separable_pass(const std::vector<T>& src, int64_t planes, int64_t
     return dst;
 }
 
-// SPEC 5: float32 antialias. Horizontal pass first into a float32
+// SEMANTICS.md 5: float32 antialias. Horizontal pass first into a float32
 // intermediate, then vertical; a pass whose dimension is unchanged is skipped
-// (SPEC 1.5 / 5.3, current CPU behaviour, even with an explicit scale).
+// (SEMANTICS.md 1.5 / 5.3, current CPU behaviour, even with an explicit scale).
 std::vector<float> antialias_f32(const std::vector<float>& in, int64_t planes, int64_t h, int64_t w,
                                  int64_t oh, int64_t ow, const ResizeParams& p) {
     auto apply = [](const std::vector<WindowTap<float>>& taps) {
@@ -544,7 +546,7 @@ std::vector<float> antialias_f32(const std::vector<float>& in, int64_t planes, i
     return cur;
 }
 
-// SPEC 3.2 / 4.2 / 5.4: uint8 bilinear/bicubic, with or without antialias.
+// SEMANTICS.md 3.2 / 4.2 / 5.4: uint8 bilinear/bicubic, with or without antialias.
 // Separable fixed point: horizontal pass into a uint8 intermediate (rounded
 // and clamped, so horizontal overshoot is lost), then vertical; a pass whose
 // dimension is unchanged is skipped, both unchanged -> copy.
@@ -593,7 +595,7 @@ std::vector<uint8_t> separable_u8(const std::vector<uint8_t>& in, int64_t planes
 std::vector<float> resize(const std::vector<float>& in, int n, int c, int h, int w, int oh, int ow,
                           const ResizeParams& p) {
     validate(in.size(), n, c, h, w, oh, ow, p);
-    const int64_t planes = static_cast<int64_t>(n) * c;  // channels never mix (SPEC 1.1)
+    const int64_t planes = static_cast<int64_t>(n) * c;  // channels never mix (SEMANTICS.md 1.1)
     switch (p.mode) {
         case Mode::nearest:
         case Mode::nearest_exact:

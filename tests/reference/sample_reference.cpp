@@ -1,5 +1,5 @@
 // Scalar reference implementation of grid_sample, affine_grid and flip (2-D,
-// float32 and uint8), written from shared/SPEC.md sections 6-8 and following
+// float32 and uint8), written from docs/SEMANTICS.md sections 6-8 and following
 // the Python oracle shared/spec_oracles/ref_gs.py step by step. See
 // sample_reference.h for the API and the exact forms used.
 //
@@ -40,7 +40,7 @@ void check_sizes(int n, int c, int h, int w, int oh, int ow) {
 }
 
 // ===========================================================================
-// SPEC 6.2: padding transforms (CPU vectorised forms, as ref_gs.py).
+// SEMANTICS.md 6.2: padding transforms (CPU vectorised forms, as ref_gs.py).
 // ===========================================================================
 
 float clip_coordinate(float u, int size) {
@@ -63,7 +63,7 @@ float reflect_coordinate(float u, int size, bool align_corners) {
     return std::min(extra, twice_span - extra) + low;
 }
 
-// SPEC 4 cubic convolution coefficients, A = -0.75, exactly as ref.py's cc1/cc2.
+// SEMANTICS.md 4 cubic convolution coefficients, A = -0.75, exactly as ref.py's cc1/cc2.
 constexpr float kA = -0.75f;
 
 float cubic_inner(float x) {  // |x| <= 1: ((A+2)*x - (A+3))*x*x + 1
@@ -84,7 +84,7 @@ void cubic_coefficients(float t, float coeffs[4]) {
 
 // ---------------------------------------------------------------------------
 // The same coordinate computation in double, used only to recognise exact ties
-// for nearest_tie_mask (real-number forms of SPEC 6.1 / 6.2).
+// for nearest_tie_mask (real-number forms of SEMANTICS.md 6.1 / 6.2).
 double exact_unnormalize(double g, int size, bool align_corners) {
     return align_corners ? (g + 1.0) * double(size - 1) / 2.0 : ((g + 1.0) * double(size) - 1.0) / 2.0;
 }
@@ -141,7 +141,7 @@ std::vector<T> flip_impl(const std::vector<T> &in, int n, int c, int h, int w, F
 }  // namespace
 
 // ===========================================================================
-// SPEC 6.1: unnormalisation, CPU vectorised form. PyTorch's compiled kernel
+// SEMANTICS.md 6.1: unnormalisation, CPU vectorised form. PyTorch's compiled kernel
 // fuses (g + 1) * (size / 2) - 0.5 into one multiply-add (measured against
 // PyTorch 2.11 at 1080x1920: bit-identical only fused).
 // ===========================================================================
@@ -164,7 +164,7 @@ float pad_coordinate(float u, int size, GridPadding padding, bool align_corners)
 }
 
 // ===========================================================================
-// SPEC 6.3: the three modes.
+// SEMANTICS.md 6.3: the three modes.
 // ===========================================================================
 
 std::vector<float> grid_sample(const std::vector<float> &in, int n, int c, int h, int w,
@@ -269,7 +269,7 @@ std::vector<uint8_t> nearest_tie_mask(const std::vector<float> &grid, int n, int
 }
 
 // ===========================================================================
-// SPEC 7: affine_grid.
+// SEMANTICS.md 7: affine_grid.
 // ===========================================================================
 
 std::vector<float> affine_base(int n, bool align_corners) {
@@ -303,7 +303,7 @@ std::vector<float> affine_grid(const std::vector<float> &theta, int n, int h, in
 }
 
 // ===========================================================================
-// SPEC 8: flips.
+// SEMANTICS.md 8: flips.
 // ===========================================================================
 
 std::vector<float> flip(const std::vector<float> &in, int n, int c, int h, int w, FlipAxes axes) {

@@ -1,17 +1,17 @@
 // Scalar reference implementation of torch.nn.functional.grid_sample (2-D),
 // torch.nn.functional.affine_grid (2-D) and torch.flip over H / W, written
-// from shared/SPEC.md sections 6-8 (and checked against the Python oracle
+// from docs/SEMANTICS.md sections 6-8 (and checked against the Python oracle
 // shared/spec_oracles/ref_gs.py and the PyTorch 2.11 conformance corpus).
 //
 // This is the test oracle the Halide kernels are compared against. All data is
 // contiguous: images NCHW, grids N x H_out x W_out x 2 (x, y), thetas N x 2 x 3.
 //
 // What the float32 reference computes (op by op in float32, as ref_gs.py):
-//   * unnormalisation in the CPU vectorised forms of SPEC 6.1:
+//   * unnormalisation in the CPU vectorised forms of SEMANTICS.md 6.1:
 //       align_corners: (g + 1) * ((size - 1) / 2)
 //       otherwise:     (g + 1) * (size / 2) - 0.5, one fused multiply-add as
 //                      PyTorch's compiled kernel evaluates it
-//   * reflection in the CPU vectorised form of SPEC 6.2:
+//   * reflection in the CPU vectorised form of SEMANTICS.md 6.2:
 //       a = |u - low|, e = a - trunc(a / tw) * tw, r = min(e, tw - e) + low
 //   * nearest: rne (std::nearbyint, ties to even) of the padded coordinate;
 //   * bilinear: the four products formed first, summed left to right;
@@ -54,7 +54,7 @@ std::vector<float> grid_sample(const std::vector<float> &in, int n, int c, int h
 std::vector<uint8_t> grid_sample(const std::vector<uint8_t> &in, int n, int c, int h, int w,
                                  const std::vector<float> &grid, int oh, int ow, const GridSampleParams &params);
 
-// SPEC 6.1 / 6.2 pieces, exposed for tests: the unnormalised coordinate (CPU
+// SEMANTICS.md 6.1 / 6.2 pieces, exposed for tests: the unnormalised coordinate (CPU
 // vectorised form) and the padding transform P(u) for one axis of extent `size`.
 float unnormalize(float g, int size, bool align_corners);
 float pad_coordinate(float u, int size, GridPadding padding, bool align_corners);
@@ -72,7 +72,7 @@ std::vector<uint8_t> nearest_tie_mask(const std::vector<float> &grid, int n, int
                                       const GridSampleParams &params, bool grid_is_approximate);
 
 // torch.linspace(-1, 1, n)-based base coordinates of affine_grid along one
-// axis of extent n (SPEC 7).
+// axis of extent n (SEMANTICS.md 7).
 std::vector<float> affine_base(int n, bool align_corners);
 
 // affine_grid: `theta` contiguous n x 2 x 3; returns the contiguous n*h*w*2 grid.

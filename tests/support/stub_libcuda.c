@@ -17,7 +17,7 @@
  *     calls is each entry point's calls per call)
  *
  * The entry points are those hres (runtime/src/cuda.cpp) and Halide 21's CUDA
- * runtime look up. bench/RESULTS.md (2026-11-25 evening, 2026-11-29 midday)
+ * runtime look up. RESULTS.md@89f6099 (2026-11-25 evening, 2026-11-29 midday)
  * used it. Counting is not thread-safe: one calling thread at a time. */
 #include <stdio.h>
 #include <stdlib.h>

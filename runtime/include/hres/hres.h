@@ -72,7 +72,7 @@ Status scaled_size(int64_t in, double scale, int64_t *out);
 // ---------------------------------------------------------------------------
 // grid_sample and affine_grid_sample: torch.nn.functional.grid_sample on 4-D
 // input, with the grid given or built from a 2x3 affine matrix per image
-// exactly as torch.nn.functional.affine_grid builds it (SPEC.md 6, 7).
+// exactly as torch.nn.functional.affine_grid builds it (docs/SEMANTICS.md 6, 7).
 //
 // float32 follows PyTorch. uint8 (which PyTorch does not offer) is computed
 // as float32 on the uint8 values, then rounded half to even and saturated to
