@@ -179,6 +179,9 @@ def make_kernel(family, combo, target, entries, entry_names, dtypes, cuda_target
     if kernel["vendor"] not in [None] + VENDORS:
         raise TableError(f"vendor '{kernel['vendor']}' is not one of {VENDORS}")
     kernel["rule"] = rule_text(kernel)
+    for field in ("name", "rule", "why", "record"):
+        if not kernel[field].isascii():
+            raise TableError(f"{field} of {name}: ASCII only (the registry's texts)")
     return kernel
 
 
@@ -200,6 +203,8 @@ def rule_text(k):
 def check(kernels, entry_names):
     if len(kernels) > 256:
         raise TableError(f"{len(kernels)} kernels: the dispatcher's masks hold 256 (dispatch.cpp, kMaxKernels)")
+    if len(entry_names) > 8:
+        raise TableError(f"{len(entry_names)} x86 entries: a rule's entry mask holds 8 (dispatch.h)")
     names = [k["name"] for k in kernels]
     for n in sorted({n for n in names if names.count(n) > 1}):
         raise TableError(f"kernel '{n}' is listed twice")
@@ -243,33 +248,50 @@ def registry(table):
     kernels = sorted(kernels, key=group)
     index = {k["name"]: i for i, k in enumerate(kernels)}
 
-    def mask(prefix, values, universe):
+    # The rows' texts in one block, each once: offsets, not pointers, keep
+    # the rows small and free of relocations.
+    texts, at = [], {}
+
+    def text_at(value):
+        if value not in at:
+            at[value] = sum(len(t.encode()) + 1 for t in texts)
+            texts.append(value)
+        return str(at[value])
+
+    def mask(prefix, values):
         if not values:
             return "kAny"
         return " | ".join(f"bit({prefix}{text(v) if not isinstance(v, bool) else ('yes' if v else 'no')})"
                           for v in values)
 
-    out.append("const Kernel kKernels[] = {")
+    rows = []
     for k in kernels:
         fields = [
-            cpp_string(k["name"]),
+            text_at(k["name"]),
+            text_at(k["rule"]),
+            text_at(k["why"]),
             f"Op::{k['op']}",
             f"Device::{k['device']}",
-            mask("DType::", [k["dtype"]] if "dtype" in k else [], None),
-            mask("Interp::", [k["mode"]] if "mode" in k else [], None),
-            mask("Flag::", [k["antialias"]] if "antialias" in k else [], None),
-            mask("Padding::", [k["padding"]] if "padding" in k else [], None),
-            mask("Layout::", k["layouts"], None),
+            mask("DType::", [k["dtype"]] if "dtype" in k else []),
+            mask("Interp::", [k["mode"]] if "mode" in k else []),
+            mask("Flag::", [k["antialias"]] if "antialias" in k else []),
+            mask("Padding::", [k["padding"]] if "padding" in k else []),
+            mask("Layout::", k["layouts"]),
             " | ".join(f"(1u << {entry_index[e]})" for e in k["entries"]) or "kAny",
             "true" if k["vendor"] == "amd" else "false",
             " | ".join(f"Fact::{f}" for f in k["facts"]) or "0",
-            f"EntryPoint::of_{k['call']}({k['library']})",
             str(index[k["tables"]]) if k["tables"] else "-1",
             "true" if k["splits_batch"] else "false",
-            cpp_string(k["rule"]),
-            cpp_string(k["why"]),
+            f"EntryPoint::of_{k['call']}({k['library']})",
         ]
-        out.append("    {" + ", ".join(fields) + "},")
+        rows.append("    {" + ", ".join(fields) + "},")
+    if sum(len(t.encode()) + 1 for t in texts) >= 1 << 16:
+        raise TableError("the rows' texts outgrow the registry's 16-bit offsets")
+    out.append("const char kKernelText[] =")
+    out += [f"    {cpp_string(t)[:-1]}\\0\"" for t in texts]
+    out[-1] += ";"
+    out.append("const Kernel kKernels[] = {")
+    out += rows
     out.append("};")
     out.append(f"const int kKernelCount = {len(kernels)};")
     out.append("const int kKernelGroups[5][2][2] = {")

@@ -33,11 +33,8 @@ struct GpuKnobs {
     // gpu_plane_threads: planar images (unit x strides in input and output)
     // run plane tiles of their own, where a pixel's neighbours along x lie
     // at constant offsets (a tap is one load, not an index multiply and a
-    // load). H200, 2026-11-29, bench/tune/cuda_ab.sh, best of 3, with the
-    // antialiased kernels' 2 horizontal rows: 4x3x345x456 -> 270x270
-    // bilinear+aa NCHW f32 12.7 -> 12.2 us, uint8 12.9 -> 12.3 us, bicubic+aa
-    // 0.97-0.99x; NHWC and the 540x960 rows (pixel tiles) even, and the rows
-    // without antialias within the small calls' noise (0.98-1.05x).
+    // load). h200, 4x3x345x456 -> 270x270 bilinear+aa f32 NCHW 12.7 -> 12.2
+    // us, the other rows even (RESULTS.md@89f6099 2026-11-29).
     bool planar_planes = false;
     // gpu_plane_threads: plane tiles of narrow_tile_height threads along y
     // and narrow_rows rows per thread where narrow_grid holds (undefined:

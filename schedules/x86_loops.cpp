@@ -24,9 +24,10 @@ OutputLoopVars schedule_output_loops(Stage f, const Var &x, const Var &y, const 
     const int planar_rows = o.planar_rows > 0 ? o.planar_rows : o.rows;
     // One parallel loop over the strips of all planes of an image (or of the
     // batch): small images still give the thread pool enough tasks, and it
-    // is entered once. Nearest resize, 4x3x1080x1920 -> 540x960, H200 host,
-    // 16 threads, 2026-11-21: one loop per image gave 42-63% parallel
-    // efficiency (34 tasks per loop for interleaved images, four fork-joins).
+    // is entered once. One loop per image (34 tasks per loop for interleaved
+    // images, four fork-joins) gave 42-63% parallel efficiency (h200, 16
+    // threads, nearest 4x3x1080x1920 -> 540x960; RESULTS.md@89f6099
+    // 2026-11-21 (evening)).
     auto rows_in_parallel = [&](Stage s, int vec, bool planes, int rows) {
         if (rows >= 1) {
             s.split(y, yo, yi, rows, TailStrategy::GuardWithIf);

@@ -60,7 +60,7 @@ fuzz_api() {
     local halide
     halide=$(.venv/bin/python -c 'import halide, os; print(os.path.join(halide.install_dir(), "include"))')
     clang++-14 "${flags[@]}" -Iruntime/include -Iruntime/src -Igenerators -I"$build/generators" -I"$halide" -Itests \
-        tests/fuzz/api_fuzzer.cpp runtime/src/*.cpp tests/reference/*.cpp \
+        tests/fuzz/api_fuzzer.cpp runtime/src/*.cpp "$build/runtime/kernel_registry.cpp" tests/reference/*.cpp \
         -Wl,--start-group "$build"/generators/lib*.a -Wl,--end-group "$build/generators/hres_halide_runtime.o" \
         -ldl -lpthread -o "$out/api_fuzzer"
     # One kernel thread: the fuzzer's own time goes to its inputs.

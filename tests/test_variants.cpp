@@ -103,7 +103,7 @@ bool try_resize(const hres::internal::Kernel &k, std::mt19937 &rng) {
                                                   [&](const hres::Image &i, const hres::Image &r) {
                                                       return hres_test::run_resize(i, r, o);
                                                   });
-                    if (!chose(k.name)) continue;
+                    if (!chose(k.name())) continue;
                     EXPECT_TRUE(s.ok()) << s.message();
                     hres_ref::ResizeParams p{hres_ref::Mode(int(mode))};
                     p.antialias = antialias;
@@ -111,7 +111,7 @@ bool try_resize(const hres::internal::Kernel &k, std::mt19937 &rng) {
                     const std::vector<T> want = hres_ref::resize(in, kBatch, m.c, z.h, z.w, z.oh, z.ow, p);
                     EXPECT_TRUE(hres_test::images_match(got, want, m.c, z.oh, z.ow,
                                                         std::is_same_v<T, uint8_t> ? 0.0 : kFloatTolerance))
-                        << k.name << ": " << m.c << " channels, " << z.h << "x" << z.w << " -> " << z.oh << "x"
+                        << k.name() << ": " << m.c << " channels, " << z.h << "x" << z.w << " -> " << z.oh << "x"
                         << z.ow << " " << hres_test::name(m.in) << " -> " << hres_test::name(m.out);
                     return true;
                 }
@@ -160,7 +160,7 @@ bool try_sample(const hres::internal::Kernel &k, std::mt19937 &rng) {
                                                                           i, theta.data(), r, o)
                                                                     : hres_test::run_grid_sample(i, grid.data(), r, o);
                                                   });
-                    if (!chose(k.name)) continue;
+                    if (!chose(k.name())) continue;
                     hres::set_padded_copy_limit(previous);
                     EXPECT_TRUE(s.ok()) << s.message();
                     hres_ref::GridSampleParams p;
@@ -180,8 +180,8 @@ bool try_sample(const hres::internal::Kernel &k, std::mt19937 &rng) {
                     } else {
                         r = hres_ref::compare(got, want, m.c, z.oh, z.ow, nearest ? 0.0 : kFloatTolerance, ties);
                     }
-                    EXPECT_EQ(r.failures, 0u) << k.name << ": " << r.first_failure;
-                    EXPECT_LE(double(r.tie_mismatches), kTieShare * double(r.elements)) << k.name;
+                    EXPECT_EQ(r.failures, 0u) << k.name() << ": " << r.first_failure;
+                    EXPECT_LE(double(r.tie_mismatches), kTieShare * double(r.elements)) << k.name();
                     return true;
                 }
                 hres::set_padded_copy_limit(previous);
@@ -202,10 +202,10 @@ bool try_flip(const hres::internal::Kernel &k, std::mt19937 &rng) {
                                           [&](const hres::Image &i, const hres::Image &r) {
                                               return hres_test::run_flip(i, r, axes);
                                           });
-            if (!chose(k.name)) continue;
+            if (!chose(k.name())) continue;
             EXPECT_TRUE(s.ok()) << s.message();
             const std::vector<T> want = hres_ref::flip(in, kBatch, m.c, z.h, z.w, hres_ref::FlipAxes(int(axes)));
-            EXPECT_TRUE(hres_test::images_match(got, want, m.c, z.h, z.w, 0.0)) << k.name;
+            EXPECT_TRUE(hres_test::images_match(got, want, m.c, z.h, z.w, 0.0)) << k.name();
             return true;
         }
     }
@@ -216,7 +216,7 @@ bool try_flip(const hres::internal::Kernel &k, std::mt19937 &rng) {
 // so rows of float32 copies are tried with uint8 too.
 template<typename Try>
 bool try_dtypes(const hres::internal::Kernel &k, Try run) {
-    std::mt19937 rng(std::hash<std::string>()(k.name));
+    std::mt19937 rng(std::hash<std::string>()(k.name()));
     if ((k.dtypes & hres::internal::bit(hres::DType::u8)) && run(uint8_t(), rng)) return true;
     return run(float(), rng) || run(uint8_t(), rng);
 }
@@ -252,7 +252,7 @@ TEST_P(Variant, ChosenByItsRuleAndExact) {
         GTEST_SKIP() << "a helper: runs inside the CUDA kernels that name it";
     }
     if (k.device != hres_test::test_device()) GTEST_SKIP() << "the other device's run tests it";
-    EXPECT_TRUE(reach(k)) << "no call of the test's candidates chooses " << k.name << " (" << k.rule
+    EXPECT_TRUE(reach(k)) << "no call of the test's candidates chooses " << k.name() << " (" << k.rule()
                           << "): its rule is unreachable or the candidates miss it";
 }
 
@@ -264,7 +264,7 @@ std::vector<int> rows() {
 
 INSTANTIATE_TEST_SUITE_P(Table, Variant, ::testing::ValuesIn(rows()),
                          [](const ::testing::TestParamInfo<int> &info) {
-                             return std::string(hres::internal::kKernels[info.param].name);
+                             return std::string(hres::internal::kKernels[info.param].name());
                          });
 
 }  // namespace

@@ -112,7 +112,7 @@ Status dispatch_as(const std::string &cpu) {
 
 const Kernel *choose(const Call &call) {
     const Cpu cpu = dispatch_cpu();
-    const uint32_t antialias = bit(call.antialias ? Flag::yes : Flag::no);
+    const uint8_t antialias = bit(call.antialias ? Flag::yes : Flag::no);
     const int(&group)[2] = kKernelGroups[int(call.op)][call.device == Device::cuda];
     for (int i = group[0]; i < group[1]; i++) {
         const Kernel &k = kKernels[i];
@@ -139,7 +139,7 @@ Status disable_kernels(const std::string &names) {
         const std::string name = names.substr(at, comma - at);
         int row = -1;
         for (int i = 0; i < kKernelCount && i < kMaxKernels; i++) {
-            if (name == kKernels[i].name) row = i;
+            if (name == kKernels[i].name()) row = i;
         }
         if (row < 0) return Status::error("disable_kernels: the kernel table has no kernel " + name);
         if (general(kKernels[row])) return Status::error("disable_kernels: " + name + " is a general kernel");
@@ -166,9 +166,9 @@ KernelChoice last_kernel_choice() {
     const internal::Kernel *k = internal::last_choice(&cpu);
     if (!k) return {};
     KernelChoice choice;
-    choice.kernel = k->name;
-    choice.rule = k->rule;
-    choice.why = k->why;
+    choice.kernel = k->name();
+    choice.rule = k->rule();
+    choice.why = k->why();
     if (k->device == Device::cpu) {
         choice.x86_entry = internal::kX86Entries[cpu.entry].name;
         choice.amd = cpu.amd;

@@ -77,47 +77,59 @@ struct EntryPoint {
     using Flip = int (*)(halide_buffer_t *, bool, bool, halide_buffer_t *);
 
     Form form;
-    Nearest nearest = nullptr;
-    Filtered filtered = nullptr;
-    Tabled tabled = nullptr;
-    Taps taps = nullptr;
-    Sample sample = nullptr;
-    Flip flip = nullptr;
+    union {  // the one of `form`
+        Nearest nearest;
+        Filtered filtered;
+        Tabled tabled;
+        Taps taps;
+        Sample sample;
+        Flip flip;
+    };
+    constexpr EntryPoint(Form f, Nearest e) : form(f), nearest(e) {}
+    constexpr EntryPoint(Form f, Filtered e) : form(f), filtered(e) {}
+    constexpr EntryPoint(Form f, Tabled e) : form(f), tabled(e) {}
+    constexpr EntryPoint(Form f, Taps e) : form(f), taps(e) {}
+    constexpr EntryPoint(Form f, Sample e) : form(f), sample(e) {}
+    constexpr EntryPoint(Form f, Flip e) : form(f), flip(e) {}
 
     // The table's `call` forms, as kernel_registry.cpp names them.
-    static constexpr EntryPoint of_resize_nearest(Nearest f) { return {Form::resize_nearest, f}; }
-    static constexpr EntryPoint of_resize_filtered(Filtered f) { return {Form::resize_filtered, nullptr, f}; }
-    static constexpr EntryPoint of_resize_vertical(Filtered f) { return {Form::resize_vertical, nullptr, f}; }
-    static constexpr EntryPoint of_resize_tabled(Tabled f) { return {Form::resize_tabled, nullptr, nullptr, f}; }
-    static constexpr EntryPoint of_resize_taps(Taps f) { return {Form::resize_taps, nullptr, nullptr, nullptr, f}; }
-    static constexpr EntryPoint of_grid_sample(Sample f) {
-        return {Form::sample, nullptr, nullptr, nullptr, nullptr, f};
-    }
-    static constexpr EntryPoint of_affine_grid_sample(Sample f) { return of_grid_sample(f); }
-    static constexpr EntryPoint of_flip(Flip f) { return {Form::flip, nullptr, nullptr, nullptr, nullptr, nullptr, f}; }
+    static constexpr EntryPoint of_resize_nearest(Nearest e) { return {Form::resize_nearest, e}; }
+    static constexpr EntryPoint of_resize_filtered(Filtered e) { return {Form::resize_filtered, e}; }
+    static constexpr EntryPoint of_resize_vertical(Filtered e) { return {Form::resize_vertical, e}; }
+    static constexpr EntryPoint of_resize_tabled(Tabled e) { return {Form::resize_tabled, e}; }
+    static constexpr EntryPoint of_resize_taps(Taps e) { return {Form::resize_taps, e}; }
+    static constexpr EntryPoint of_grid_sample(Sample e) { return {Form::sample, e}; }
+    static constexpr EntryPoint of_affine_grid_sample(Sample e) { return {Form::sample, e}; }
+    static constexpr EntryPoint of_flip(Flip e) { return {Form::flip, e}; }
 };
 
-constexpr uint32_t kAny = ~0u;
+constexpr uint8_t kAny = 0xff;
 template<typename E>
-constexpr uint32_t bit(E value) {
-    return 1u << static_cast<uint32_t>(value);
+constexpr uint8_t bit(E value) {
+    return uint8_t(1u << static_cast<uint32_t>(value));
 }
 enum class Flag : uint8_t { no, yes };  // antialias as a bit index
+
+// The names, rules and reasons of the rows, one 0-terminated text after
+// another (kernel_registry.cpp).
+extern const char kKernelText[];
 
 // One row of the kernel table: what it serves, what its rule requires, how
 // it is called.
 struct Kernel {
-    const char *name;  // the table's name; its library is hres_<name>
+    uint16_t name_at, rule_at, why_at;  // offsets into kKernelText
     Op op;
     Device device;
-    uint32_t dtypes, modes, antialias, paddings, layouts, entries;  // bit masks; kAny: any
-    bool amd;                                                       // AMD CPUs only
-    uint32_t facts;                                                 // Fact bits all required
-    EntryPoint run;
-    int tables;         // the index of its resize_taps helper, or -1
+    uint8_t dtypes, modes, antialias, paddings, layouts, entries;  // bit masks; kAny: any
+    bool amd;                                                      // AMD CPUs only
+    uint16_t facts;                                                // Fact bits all required
+    int16_t tables;                                                // its resize_taps helper's row, or -1
     bool splits_batch;  // with few threads per image, one image per call
-    const char *rule;   // the rule, as text (explain)
-    const char *why;    // the table's reason for the kernel
+    EntryPoint run;
+
+    const char *name() const { return kKernelText + name_at; }  // the table's; its library is hres_<name>
+    const char *rule() const { return kKernelText + rule_at; }  // the rule, as text (explain)
+    const char *why() const { return kKernelText + why_at; }    // the table's reason for the kernel
 };
 
 struct X86Entry {
