@@ -37,16 +37,6 @@ bool amd_cpu() {
     return std::memcmp(vendor, "AuthenticAMD", 12) == 0;
 }
 
-int isa_rank(Isa isa) {
-    switch (isa) {
-    case Isa::sse41: return 0;
-    case Isa::avx2: return 1;
-    case Isa::avx512: return 2;
-    case Isa::automatic: break;
-    }
-    return 3;
-}
-
 // The entry Halide's multi-target wrappers run at `level`: the first whose
 // features the CPU has (they ask the same question, through the same
 // can-use hook, of the same list).

@@ -36,7 +36,7 @@ enum : uint32_t {
 };
 }
 
-// A call, described once by its op (describe_* in each op's file).
+// A call, described once by its op (each op's describe()).
 struct Call {
     Op op;
     Device device;
@@ -47,6 +47,11 @@ struct Call {
     Layout layout = Layout::mixed;
     uint32_t facts = 0;
 };
+
+// The x86 levels in order, sse41 < avx2 < avx512 (automatic: above all).
+constexpr int isa_rank(Isa isa) {
+    return isa == Isa::sse41 ? 0 : isa == Isa::avx2 ? 1 : isa == Isa::avx512 ? 2 : 3;
+}
 
 // The CPU as the rules see it: the x86 entry the kernels run (the first of
 // kX86Entries the CPU has, at most set_isa's level) and the vendor.

@@ -146,18 +146,14 @@ struct FeatureMask {
     }
 };
 
-bool above(Isa isa, Isa level) {
-    auto rank = [](Isa i) { return i == Isa::sse41 ? 0 : i == Isa::avx2 ? 1 : 2; };
-    return rank(isa) > rank(level);
-}
-
 // Features that put a variant above `level`: those of the x86 entries
 // (kernels/kernels.toml) above it that no entry at or below it has.
 FeatureMask features_above(Isa level) {
     FeatureMask within, beyond;
     for (int e = 0; e < internal::kX86EntryCount; e++) {
+        FeatureMask &side = internal::isa_rank(internal::kX86Entries[e].isa) > internal::isa_rank(level) ? beyond : within;
         for (int f : internal::kX86Entries[e].features) {
-            if (f) (above(internal::kX86Entries[e].isa, level) ? beyond : within).add(f);
+            if (f) side.add(f);
         }
     }
     FeatureMask only;
