@@ -2,8 +2,8 @@
 //
 // Buffers are indexed (x, y, c, n) with free strides on x and c, so one library
 // serves NCHW and NHWC memory. The pixel type comes from the `input.type` and
-// `output.type` generator params (uint8 or float32), set by the variant loop in
-// generators/CMakeLists.txt.
+// `output.type` generator params (uint8 or float32), set by the kernel table
+// (kernels/kernels.toml).
 #include "Halide.h"
 
 #include <algorithm>

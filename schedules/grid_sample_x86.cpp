@@ -131,7 +131,7 @@ void schedule_grid_sample_x86(GridSampleFuncs f, const Target &target, const Gri
         // (day)). Lost: uint8
         // (fits in L2) up to 10%, nearest 1.4-1.7x, every entry on h200 (2 MB
         // L2) 1.0-1.5x. Hence a float32 bilinear variant for AMD's AVX2 and
-        // SSE4.1 entries (runtime/src/kernel_choice.h).
+        // SSE4.1 entries (kernels/kernels.toml, vendor = "amd").
         f.ahead.compute_at(f.output, xo).vectorize(f.x, 8, TailStrategy::RoundUp);
     }
     if (f.words.defined()) {

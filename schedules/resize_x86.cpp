@@ -161,7 +161,7 @@ void schedule_windowed_rows(Stage s, const NearestResizeFuncs &f, int rows_per_t
 // commit 9b16880). Planar RGB/RGBA run channels innermost, one index for all
 // planes (RESULTS.md@89f6099 2026-11-21 (morning)). AMD's AVX2 and SSE4.1
 // entries take planar_pixel_lanes=1 float32 kernels
-// (runtime/src/kernel_choice.h): build-zen3 109-121 -> 81-103 us, h200 137 ->
+// (the vendor rule of kernels/kernels.toml): build-zen3 109-121 -> 81-103 us, h200 137 ->
 // 192 us (2026-11-28 (morning)). On Sapphire Rapids (llvm_gathers) LLVM makes
 // float32's scalar pixel loops a vgatherdps per channel, column windows off,
 // as these beat them (h100 126-161 -> 86-119 us; 2026-11-25); elsewhere

@@ -10,7 +10,7 @@ namespace hres {
 int vector_width(const Halide::Target &target, Halide::Type t, int multiplier);
 
 // Whether LLVM's loop vectorizer runs for this target: the kernel enables it
-// on some entries (hres_add_kernel's LLVM_VECTORIZER). It vectorises two kinds
+// on some entries (llvm_vectorizer in kernels/kernels.toml). It vectorises two kinds
 // of loop better than Halide 21 does, which schedules then leave scalar there:
 // copies of interleaved pixels in reverse order, as dense loads and
 // permutes (Halide reads them back to front element by element), and ...

@@ -101,7 +101,7 @@ Status dispatch_as(const std::string &cpu) {
 }
 
 const Kernel *choose(const Call &call) {
-    const Cpu cpu = dispatch_cpu();
+    const Cpu &cpu = call.cpu;
     const uint8_t antialias = bit(call.antialias ? Flag::yes : Flag::no);
     const int(&group)[2] = kKernelGroups[int(call.op)][call.device == Device::cuda];
     for (int i = group[0]; i < group[1]; i++) {

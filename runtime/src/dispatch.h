@@ -36,23 +36,6 @@ enum : uint32_t {
 };
 }
 
-// A call, described once by its op (each op's describe()).
-struct Call {
-    Op op;
-    Device device;
-    DType dtype;
-    Interp mode = Interp::nearest;
-    bool antialias = false;
-    Padding padding = Padding::zeros;
-    Layout layout = Layout::mixed;
-    uint32_t facts = 0;
-};
-
-// The x86 levels in order, sse41 < avx2 < avx512 (automatic: above all).
-constexpr int isa_rank(Isa isa) {
-    return isa == Isa::sse41 ? 0 : isa == Isa::avx2 ? 1 : isa == Isa::avx512 ? 2 : 3;
-}
-
 // The CPU as the rules see it: the x86 entry the kernels run (the first of
 // kX86Entries the CPU has, at most set_isa's level) and the vendor.
 struct Cpu {
@@ -64,6 +47,25 @@ Cpu dispatch_cpu();
 // on this one again (""). Every kernel is built for every entry and gives the
 // same results on each, so any row can run here.
 Status dispatch_as(const std::string &cpu);
+
+// A call, described once by its op (each op's describe()), with the CPU its
+// rules are matched on.
+struct Call {
+    Op op;
+    Device device;
+    DType dtype;
+    Interp mode = Interp::nearest;
+    bool antialias = false;
+    Padding padding = Padding::zeros;
+    Layout layout = Layout::mixed;
+    uint32_t facts = 0;
+    Cpu cpu = dispatch_cpu();
+};
+
+// The x86 levels in order, sse41 < avx2 < avx512 (automatic: above all).
+constexpr int isa_rank(Isa isa) {
+    return isa == Isa::sse41 ? 0 : isa == Isa::avx2 ? 1 : isa == Isa::avx512 ? 2 : 3;
+}
 
 // The calling forms of the kernels: one entry point of the generator's
 // signature; the table's `call` names the form.
@@ -154,7 +156,7 @@ extern const int kX86EntryCount;
 // Whether this CPU has entry `entry`'s features.
 bool x86_entry_usable(int entry);
 
-// The first kernel that serves `call` on dispatch_cpu(), recorded as the
+// The first kernel that serves `call` on `call.cpu`, recorded as the
 // calling thread's last choice; nullptr if none does (an internal error:
 // every op and device ends with an unconditional row).
 const Kernel *choose(const Call &call);

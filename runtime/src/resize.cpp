@@ -231,7 +231,7 @@ internal::Call describe(const Image &in, const Image &out, const ResizeOptions &
     fact(Fact::tile_wide, in.w >= kTile && out.w >= kTile);
     if (in.device == Device::cpu && in.dtype == DType::f32 && options.mode != Interp::nearest &&
         options.mode != Interp::nearest_exact) {
-        const X86Entry &entry = kX86Entries[dispatch_cpu().entry];
+        const X86Entry &entry = kX86Entries[call.cpu.entry];
         const bool avx512 = entry.isa == Isa::avx512;
         const bool gathered = horizontal_pass_gathers(!bicubic, options.antialias, entry.llvm_gathers);
         const float below = interleaved_vertical_first_below(!bicubic, options.antialias, avx512, gathered);
