@@ -12,11 +12,12 @@ set(HRES_RUNTIME_TARGET x86-64-linux-sse41-cuda)
 
 find_package(Python3 3.11 REQUIRED COMPONENTS Interpreter)  # tomllib
 set(HRES_KERNEL_TABLE "${PROJECT_SOURCE_DIR}/kernels/kernels.toml")
+set(HRES_KNOB_TABLE "${PROJECT_SOURCE_DIR}/kernels/knobs.toml")
 set(HRES_KERNEL_TABLE_SCRIPT "${PROJECT_SOURCE_DIR}/kernels/table.py")
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-             "${HRES_KERNEL_TABLE}" "${HRES_KERNEL_TABLE_SCRIPT}")
+             "${HRES_KERNEL_TABLE}" "${HRES_KNOB_TABLE}" "${HRES_KERNEL_TABLE_SCRIPT}")
 
-# hres_kernel_table(cmake|registry FILE): writes what kernels/table.py
+# hres_kernel_table(cmake|registry|knobs FILE): writes what kernels/table.py
 # builds from the table into FILE; a table error stops the configure step.
 function(hres_kernel_table what file)
     execute_process(COMMAND "${Python3_EXECUTABLE}" "${HRES_KERNEL_TABLE_SCRIPT}" ${what} "${file}"

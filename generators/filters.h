@@ -272,13 +272,6 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
     return taps;
 }
 
-// Whether antialias_taps (below) takes the span bound, from a generator's
-// span_taps knob: 1 yes, 0 no, -1 the tuned default, uint8 on x86 and every
-// filter on CUDA (resize_generator.cpp's span_taps has the measurements).
-inline bool span_bound(int span_taps, bool cuda, Type pixel) {
-    return span_taps >= 0 ? span_taps != 0 : cuda || pixel == UInt(8);
-}
-
 // Antialiased bilinear / bicubic (docs/SEMANTICS.md 5, Pillow's algorithm): a window
 // stretched by the downscale factor, taps outside the image dropped and the
 // rest renormalised. An unchanged axis is skipped (identity), as PyTorch does.

@@ -4,7 +4,7 @@
 
 #include "layout.h"
 #include "schedules/flip_schedules.h"
-#include "schedules/x86_loops.h"
+#include "knobs.h"
 
 namespace {
 
@@ -13,19 +13,24 @@ using namespace hres;
 
 class Flip : public Generator<Flip> {
 public:
-    GeneratorParam<int> task_bytes{"task_bytes", 256 << 10};  // x86: output bytes per parallel task
-    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    GeneratorParam<int> serial_elements{"serial_elements", 1 << 18};  // x86: no parallel loop up to this size
-    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
-    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
     // x86 kernels for NHWC pixels of this many channels only, each row read
     // as one flat run (0: any layout; see below).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
-    // x86 horizontal flips of images larger than serial_elements: each
-    // output row first prefetches this many cache lines of the input row
-    // that the next one reads (0: none; -1: the tuned default,
-    // schedules/flip_x86.cpp, flip_prefetch_lines).
-    GeneratorParam<int> prefetch_lines{"prefetch_lines", -1};
+
+    // Knobs (kernels/knobs.toml has their tuned defaults and records).
+    // Horizontal flips of images larger than serial_elements: each output
+    // row first prefetches this many cache lines of the input row that the
+    // next one reads (0: none).
+    GeneratorParam<int> prefetch_lines{"prefetch_lines", kTuned};
+    // Interleaved RGB and RGBA rows mirrored by a scalar loop that LLVM's
+    // vectorizer turns into dense loads and permutes (1), or through a
+    // staged copy (0; see below).
+    GeneratorParam<int> scalar_mirrors{"scalar_mirrors", kTuned};
+    GeneratorParam<int> task_bytes{"task_bytes", kTuned};  // x86: output bytes per parallel task
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", kTuned};
+    GeneratorParam<int> serial_elements{"serial_elements", kTuned};  // x86: no parallel loop up to this size
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", kTuned};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", kTuned};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> horizontal{"horizontal"};
@@ -63,16 +68,13 @@ public:
         Expr mirrored_y = select(vertical, input.dim(1).extent() - 1 - y, y);
         Func staged("staged"), mirrored_row("mirrored_row");
         Func ahead;  // rows_ahead, where prefetches run
-        const bool scalar_mirrors = llvm_vectorizer(get_target());
+        const Tuned tuned("flip", get_target(), input.type() == UInt(8) ? knobs::fact::uint8 : 0);
+        const bool mirrors_in_loops = tuned.on(scalar_mirrors);
         // Images the x86 schedule copies in one serial loop, in cache.
         Expr small = output.dim(0).extent() * output.dim(1).extent() * output.dim(2).extent() *
                          output.dim(3).extent() <=
-                     serial_elements;
-        if (!get_target().has_gpu_feature()) {
-            const int lines =
-                prefetch_lines >= 0 ? int(prefetch_lines) : flip_prefetch_lines(get_target(), input.type());
-            if (lines > 0) ahead = rows_ahead(y, lines);
-        }
+                     tuned(serial_elements);
+        if (const int lines = tuned(prefetch_lines); lines > 0) ahead = rows_ahead(y, lines);
         // Values with the prefetches folded in where they run (the
         // schedule's branches fold the select).
         auto with_ahead = [&](Expr value, Expr plane) {
@@ -89,7 +91,6 @@ public:
             // the channel coordinate, promised to stay in range for bounds
             // inference though it runs along the row (OffsetReads in
             // generators/layout.h explains the trick).
-            _halide_user_assert(!get_target().has_gpu_feature()) << "interleaved_rows is an x86 kernel";
             const int channels = interleaved_rows;
             accept_interleaved(input, channels);
             accept_interleaved(output, channels);
@@ -111,7 +112,7 @@ public:
             // loads and two-source permutes.
             staged(x, y, c, n) = input(x, y, c, n);
             Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
-            if (scalar_mirrors) {
+            if (mirrors_in_loops) {
                 const LayoutConditions layout = layout_of(input, output);
                 through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
             }
@@ -128,12 +129,9 @@ public:
 
         if (!using_autoscheduler()) {
             FlipFuncs funcs{output, staged, mirrored_row, ahead, x, y, c, n, i, layout_of(input, output),
-                            horizontal, small, scalar_mirrors, interleaved_rows};
-            if (get_target().has_gpu_feature()) {
-                schedule_flip_cuda(funcs, {gpu_tile_width, gpu_tile_height});
-            } else {
-                schedule_flip_x86(funcs, get_target(), {task_bytes, vector_multiplier});
-            }
+                            horizontal, small, mirrors_in_loops, interleaved_rows};
+            schedule_flip(funcs, get_target(), {tuned(task_bytes), tuned(vector_multiplier)},
+                          {tuned(gpu_tile_width), tuned(gpu_tile_height)});
         }
     }
 };

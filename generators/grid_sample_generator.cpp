@@ -16,9 +16,9 @@
 #include "boundary.h"
 #include "coords.h"
 #include "filters.h"
+#include "knobs.h"
 #include "layout.h"
 #include "schedules/grid_sample_schedules.h"
-#include "schedules/x86_loops.h"
 
 namespace {
 
@@ -476,49 +476,6 @@ template<typename T>
 class SamplerBase : public Generator<T> {
 public:
     GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
-    GeneratorParam<int> rows_per_task{"rows_per_task", 8};
-    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    // x86: lanes per gather, 0 = vector width, 1 = scalar; -1 = the tuned
-    // default: 8, scalar where LLVM vectorises with hardware gathers
-    // (llvm_gathers() in schedules/x86_loops.h).
-    GeneratorParam<int> gather_lanes{"gather_lanes", -1};
-    // x86, interleaved RGB and the byte-word kernels: output pixels per
-    // footprint buffer, 0 = whole rows; -1 = the tuned default: 32 for
-    // bicubic, 64 for byte words, whole rows otherwise
-    // (schedules/grid_sample_x86.cpp says why).
-    GeneratorParam<int> interleaved_chunk{"interleaved_chunk", -1};
-    // x86, planar RGB: whether each pixel's channels are gathered together
-    // (inside the x vector) rather than plane after plane; -1 = the tuned
-    // default: yes, except for bicubic without row windows.
-    GeneratorParam<int> planar_channels_inner{"planar_channels_inner", -1};
-    // x86 bilinear and bicubic: each tap row read as one window of adjacent
-    // pixels (1), or every tap on its own (0); -1 = the tuned default: windows
-    // except for uint8 bilinear and where LLVM gathers (a window is a small
-    // buffer per pixel, which keeps LLVM from vectorising the pixel loop;
-    // schedules/grid_sample_x86.cpp has the numbers).
-    GeneratorParam<int> row_windows{"row_windows", -1};
-    // ... stored with each tap position's pixels adjacent (1), which LLVM
-    // turns into shuffles in registers, or each pixel's taps adjacent (0),
-    // read back from memory; -1 = the tuned default: pixels adjacent for
-    // float32, except bicubic on the AVX-512 entries, and for uint8 on the
-    // SSE4.1 entry (schedules/grid_sample_x86.cpp has the numbers).
-    GeneratorParam<int> window_pixels_inner{"window_pixels_inner", -1};
-    // ... and whether interleaved RGB images read them too where the others
-    // do (1) or gather every tap (0). Since the windows are stored pixels
-    // adjacent, float32 bilinear on the AVX2 entry reads them too
-    // (schedules/grid_sample_x86.cpp has the numbers).
-    GeneratorParam<bool> rgb_row_windows{"rgb_row_windows", true};
-    // ... and addressed by element offsets that the footprint stores per
-    // tap row (OffsetReads) rather than by the rows' indices: in planar
-    // images (1), in every layout that allows offsets (2), or none (0); -1 =
-    // the tuned default: float32 planar, and every layout in the prefetching
-    // kernels (AMD's); schedules/grid_sample_x86.cpp has the numbers.
-    GeneratorParam<int> window_offsets{"window_offsets", -1};
-    // x86 nearest: taps read by element offset (1, nearest_by_offset) or by
-    // coordinates (0); -1 = the tuned default: by offset, by coordinates
-    // where LLVM gathers. schedules/grid_sample_x86.cpp has the numbers, and
-    // those of uint8 bilinear, which did not gain from offsets.
-    GeneratorParam<int> tap_offsets{"tap_offsets", -1};
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows (or
     // where LLVM gathers, each tap) read a copy of the input padded as that
@@ -530,58 +487,87 @@ public:
     // (planar_words), which read their taps as 32-bit byte words
     // (ByteWords), gathered in hardware where LLVM gathers (the wrapper
     // takes them there, and the bicubic ones on every entry: a window's four
-    // taps in one word). schedules/grid_sample_x86.cpp has the measurements.
+    // taps in one word).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<bool> planar_words{"planar_words", false};
     // x86, not over a padded copy: while a row is sampled, the next row's
     // taps are prefetched into the cache (prefetch_taps). A kernel variant
-    // of float32 bilinear, which the wrapper takes on AMD's cores
-    // (schedules/grid_sample_x86.cpp has the numbers).
+    // of float32 bilinear, which the wrapper takes on AMD's cores.
     GeneratorParam<bool> prefetch_ahead{"prefetch_ahead", false};
     // x86 uint8 bilinear, RGB images (3 channels, any layout): each input
     // pixel's channels are packed into one 32-bit word first (pixel_words),
     // so that a tap is one gather rather than one per channel. A kernel
     // variant the wrapper takes where the taps are not byte words gathered
-    // in hardware (schedules/grid_sample_x86.cpp has the numbers).
+    // in hardware.
     GeneratorParam<bool> pixel_words{"pixel_words", false};
-    // ... whose taps are read by element offsets that the footprint stores
-    // (1), or by coordinates (0); -1 = the tuned default: by offsets on the
-    // AVX2 and AVX-512 entries (schedules/grid_sample_x86.cpp has the
-    // numbers).
-    GeneratorParam<int> pixel_word_offsets{"pixel_word_offsets", -1};
-    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
-    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
+
+    // Knobs (kernels/knobs.toml has their tuned defaults and records).
+    // The forms the algorithm takes:
+    // bilinear and bicubic: each tap row read as one window of adjacent
+    // pixels (1), or every tap on its own (0) ...
+    GeneratorParam<int> row_windows{"row_windows", kTuned};
+    // ... in every layout (1), or all but interleaved RGB, which gathers every tap (0) ...
+    GeneratorParam<int> rgb_row_windows{"rgb_row_windows", kTuned};
+    // ... addressed by element offsets that the footprint stores per tap
+    // row (OffsetReads) rather than by the rows' indices: in planar images
+    // (1), in every layout that allows offsets (2), or none (0).
+    GeneratorParam<int> window_offsets{"window_offsets", kTuned};
+    // nearest: taps read by element offset (1, nearest_by_offset) or by coordinates (0).
+    GeneratorParam<int> tap_offsets{"tap_offsets", kTuned};
+    // pixel_words: taps read by element offsets that the footprint stores (1), or by coordinates (0).
+    GeneratorParam<int> pixel_word_offsets{"pixel_word_offsets", kTuned};
+    // The x86 schedule's:
+    GeneratorParam<int> rows_per_task{"rows_per_task", kTuned};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", kTuned};
+    // Lanes per gather, 0 = vector width, 1 = scalar.
+    GeneratorParam<int> gather_lanes{"gather_lanes", kTuned};
+    // Interleaved RGB and the byte-word kernels: output pixels per footprint
+    // buffer, 0 = whole rows.
+    GeneratorParam<int> interleaved_chunk{"interleaved_chunk", kTuned};
+    // Planar RGB: whether each pixel's channels are gathered together
+    // (inside the x vector) rather than plane after plane.
+    GeneratorParam<int> planar_channels_inner{"planar_channels_inner", kTuned};
+    // Row windows stored with each tap position's pixels adjacent (1), which
+    // LLVM turns into shuffles in registers, or each pixel's taps adjacent
+    // (0), read back from memory.
+    GeneratorParam<int> window_pixels_inner{"window_pixels_inner", kTuned};
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", kTuned};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", kTuned};
 
 protected:
     Var x{"x"}, y{"y"}, c{"c"}, n{"n"};
 
+    // The knobs for this target and kernel (with_windows: the row_windows
+    // fact, once they are decided).
+    Tuned tuned(Type pixel, bool with_windows = false) const {
+        namespace fact = knobs::fact;
+        const bool byte_words = interleaved_rows > 0 || planar_words;
+        return Tuned("grid_sample", this->get_target(),
+                     (pixel == UInt(8) ? fact::uint8 : 0) | (mode == SampleMode::bicubic ? fact::bicubic : 0) |
+                         (mode == SampleMode::nearest ? fact::nearest : 0) | (byte_words ? fact::byte_words : 0) |
+                         (prefetch_ahead ? fact::prefetch_ahead : 0) |
+                         (with_windows && uses_row_windows(pixel) ? fact::row_windows : 0));
+    }
+
     bool uses_row_windows(Type pixel) const {
-        if (this->get_target().has_gpu_feature() || mode == SampleMode::nearest) return false;
-        if (row_windows >= 0) return row_windows > 0;
-        return (mode == SampleMode::bicubic || pixel == Float(32)) && !llvm_gathers(this->get_target());
+        return mode != SampleMode::nearest && tuned(pixel).on(row_windows);
     }
 
     // Where the row windows are read: every layout, or all but interleaved
     // RGB (decided by the schedule's layout branches).
-    Expr row_windows_where(const LayoutConditions &layout) const {
-        return rgb_row_windows ? Halide::Internal::const_true() : !layout.interleaved(3);
+    Expr row_windows_where(const LayoutConditions &layout, Type pixel) const {
+        return tuned(pixel).on(rgb_row_windows) ? Halide::Internal::const_true() : !layout.interleaved(3);
     }
 
     // The layouts whose row windows are read at element offsets (the knob
     // window_offsets): 0 none, 1 planar, 2 every layout that allows offsets.
     int window_offset_layouts(Type pixel) const {
         if (!uses_row_windows(pixel) || padded_copy != PaddedCopy::none) return 0;
-        if (window_offsets >= 0) return window_offsets;
-        return pixel == Float(32) ? (prefetch_ahead ? 2 : 1) : 0;
+        return tuned(pixel)(window_offsets);
     }
 
-    bool uses_pixel_word_offsets() const {
-        return pixel_word_offsets >= 0 ? pixel_word_offsets > 0 : this->get_target().has_feature(Target::AVX2);
-    }
-
-    bool uses_tap_offsets() const {
-        if (this->get_target().has_gpu_feature() || mode != SampleMode::nearest) return false;
-        return tap_offsets >= 0 ? tap_offsets > 0 : !llvm_gathers(this->get_target());
+    bool uses_tap_offsets(Type pixel) const {
+        return mode == SampleMode::nearest && tuned(pixel).on(tap_offsets);
     }
 
     // Defines `output` from the normalised sampling coordinates.
@@ -595,8 +581,8 @@ protected:
             const bool pixels_ok = interleaved_rows == 3 || (interleaved_rows == 4 && padded_copy != PaddedCopy::none);
             _halide_user_assert(pixels_ok != planar_words &&
                                 (mode != SampleMode::bicubic || padded_copy != PaddedCopy::none) &&
-                                input.type() == UInt(8) && !this->get_target().has_gpu_feature())
-                << "interleaved_rows=3 and planar_words are x86 uint8 nearest and bilinear kernels, and bicubic "
+                                input.type() == UInt(8))
+                << "interleaved_rows=3 and planar_words are uint8 nearest and bilinear kernels, and bicubic "
                    "with padded_copy (there also interleaved_rows=4)";
             if (planar_words) {
                 accept_planar(input);
@@ -620,9 +606,8 @@ protected:
         if (!pixel_words) {
             pixels(x, y, c, n) = copies ? Expr(input(x, y, c, n)) : cast<float>(input(x, y, c, n));
         } else {
-            _halide_user_assert(mode == SampleMode::bilinear && input.type() == UInt(8) && !byte_words &&
-                                !this->get_target().has_gpu_feature())
-                << "pixel_words is an x86 uint8 bilinear kernel";
+            _halide_user_assert(mode == SampleMode::bilinear && input.type() == UInt(8) && !byte_words)
+                << "pixel_words is a uint8 bilinear kernel";
             // RGB only: the schedule's RGB branches sum a pixel's channels
             // together, so each tap's word is gathered once for the three;
             // elsewhere the channels run apart and each would gather it again
@@ -636,17 +621,16 @@ protected:
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         Func padded("padded");
         if (padded_copy != PaddedCopy::none) {
-            _halide_user_assert(mode == SampleMode::bicubic && !this->get_target().has_gpu_feature())
-                << "padded_copy is an x86 variant of bicubic";
+            _halide_user_assert(mode == SampleMode::bicubic) << "padded_copy is a variant of bicubic";
             const Padding copied = padded_copy == PaddedCopy::zeros ? Padding::zeros : Padding::border;
             this->add_requirement(is_padding(padding, copied), "this kernel is the variant for padding mode",
                                   static_cast<int>(copied), "but padding is", padding);
             padded(x, y, c, n) = padded_image(input, width, height, copied)(x, y, c, n);
         }
         const int offset_windows = window_offset_layouts(input.type());
-        const bool word_offsets = pixel_words && uses_pixel_word_offsets();
+        const bool word_offsets = pixel_words && tuned(input.type()).on(pixel_word_offsets);
         std::optional<OffsetReads> reads;
-        if (uses_tap_offsets() || byte_words || offset_windows > 0) reads = OffsetReads::of(input);
+        if (uses_tap_offsets(input.type()) || byte_words || offset_windows > 0) reads = OffsetReads::of(input);
         Expr windows_by_offset;  // the layout condition of offset_windows
         if (offset_windows > 0) windows_by_offset = offset_windows == 1 ? reads->x_stride == 1 : reads->usable();
         std::optional<ByteWords> words;
@@ -662,8 +646,8 @@ protected:
         // only, so the padding mode is not applied.
         Func ahead("ahead");
         if (prefetch_ahead) {
-            _halide_user_assert(!this->get_target().has_gpu_feature() && padded_copy == PaddedCopy::none)
-                << "prefetch_ahead is an x86 variant of kernels without padded_copy";
+            _halide_user_assert(padded_copy == PaddedCopy::none)
+                << "prefetch_ahead is a variant of kernels without padded_copy";
             Expr xs = min(x, output.dim(0).max()), next = min(y + 1, output.dim(1).max());
             Expr u = grid_unnormalize(sample_x(xs, next, n), width, align_corners);
             Expr v = grid_unnormalize(sample_y(xs, next, n), height, align_corners);
@@ -672,7 +656,8 @@ protected:
         }
         Sampled s = sample_image(pixels, padded, width, height, sample_x, sample_y, mode, padding, align_corners,
                                  x, y, c, n, uses_row_windows(input.type()),
-                                 row_windows_where(layout_of(input, output)), uses_tap_offsets() ? &*reads : nullptr,
+                                 row_windows_where(layout_of(input, output), input.type()),
+                                 uses_tap_offsets(input.type()) ? &*reads : nullptr,
                                  offset_windows > 0 ? &*reads : nullptr, windows_by_offset, words ? &*words : nullptr,
                                  ahead, word_offsets ? packed : Func());
         if (pixel_words) s.pixel_words = packed;
@@ -707,31 +692,13 @@ protected:
         GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
                               s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
                               planar_words, interleaved_rows, reads_grid, s.ahead, s.pixel_words};
-        if (this->get_target().has_gpu_feature()) {
-            schedule_grid_sample_cuda(funcs, {gpu_tile_width, gpu_tile_height});
-        } else {
-            const Target &t = this->get_target();
-            const bool bicubic = mode == SampleMode::bicubic;
-            const bool byte_words = s.words.defined();
-            const int chunk =
-                interleaved_chunk >= 0 ? int(interleaved_chunk) : (bicubic ? 32 : byte_words ? 64 : 0);
-            // Not with planar byte words, which are computed per channel.
-            const bool channels_inner = planar_words ? false
-                                        : planar_channels_inner >= 0
-                                            ? planar_channels_inner > 0
-                                            : (!bicubic || uses_row_windows(input.type()));
-            // Byte words: the gathers are the words' own loop; the output's
-            // vectors split the words into bytes.
-            const int lanes = gather_lanes >= 0 ? int(gather_lanes)
-                              : byte_words    ? 16
-                                              : (llvm_gathers(t) ? 1 : 8);
-            const bool pixels_inner =
-                window_pixels_inner >= 0 ? window_pixels_inner > 0
-                : input.type() == Float(32) ? !(bicubic && t.has_feature(Target::AVX512))
-                                              : !t.has_feature(Target::AVX2);
-            schedule_grid_sample_x86(funcs, t,
-                                     {rows_per_task, vector_multiplier, lanes, chunk, channels_inner, pixels_inner});
-        }
+        const Tuned tuned = this->tuned(input.type(), true);
+        // Not with planar byte words, which are computed per channel.
+        const bool channels_inner = !planar_words && tuned.on(planar_channels_inner);
+        const GridSampleKnobs x86{tuned(rows_per_task),        tuned(vector_multiplier),
+                                  tuned(gather_lanes),         tuned(interleaved_chunk),
+                                  channels_inner,              tuned.on(window_pixels_inner)};
+        schedule_grid_sample(funcs, this->get_target(), x86, {tuned(gpu_tile_width), tuned(gpu_tile_height)});
     }
 };
 

@@ -14,7 +14,7 @@
 #include "coords.h"
 #include "filters.h"
 #include "layout.h"
-#include "pass_order.h"
+#include "knobs.h"
 #include "schedules/resize_schedules.h"
 #include "schedules/x86_loops.h"
 
@@ -85,59 +85,48 @@ void define_tap_sum(Func sum, const AxisTaps &taps, RVar r, const std::function<
 class ResizeNearest : public Generator<ResizeNearest> {
 public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
-    GeneratorParam<int> rows_per_task{"rows_per_task", 16};
-    // x86, planar images: output rows per parallel task of the uint8 tiles
-    // and of the reused rows (both below; 0 = rows_per_task).
-    // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
-    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    // x86 lanes of the gathers along x (1 = scalar), planar images (-1 = the
-    // tuned default: 8, scalar where LLVM vectorises with hardware gathers,
-    // llvm_gathers() in schedules/x86_loops.h) and interleaved ones.
-    GeneratorParam<int> gather_lanes{"gather_lanes", -1};
-    GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", 1};
-    // Planar 3/4-channel images, channels innermost: lanes of the gathers;
-    // -1 = the tuned default (8 for float32; scalar for uint8, and where LLVM
-    // gathers; the wrapper takes float32 kernels built with 1 on AMD's AVX2
-    // and SSE4.1 entries), 0 = channels outermost like other planar images.
-    GeneratorParam<int> planar_pixel_lanes{"planar_pixel_lanes", -1};
-    // Upscaling vertically, x86: gather repeated input rows once per task,
-    // then copy them (1 = on, 0 = off, -1 = the tuned default: uint8 only)...
-    GeneratorParam<int> reuse_rows{"reuse_rows", -1};
-    // ... and copy planar 3/4-channel rows with the channels innermost, this
-    // many lanes (0 = a plane per task).
-    GeneratorParam<int> reuse_pixel_lanes{"reuse_pixel_lanes", 8};
-    // Planar images, x86: the gather vectorised across rows on transposed
-    // strips, tiles of this many rows and columns (0 = gathered along x;
-    // -1 = the tuned default: 16 for uint8, 0 for float32).
-    GeneratorParam<int> tile_lanes{"tile_lanes", -1};
-    // ... and the tiles' rows (of a strip) and columns (of a tile) picked
-    // this many at a time, as one vector register of stores each (-1 = the
-    // tuned default: as many as fill the target's vector; 1 = one a time).
-    GeneratorParam<int> tile_group{"tile_group", -1};
-    // Planar images, x86: where a vector's outputs read at most this many
-    // consecutive input columns (upscaling along x), each picks its column
-    // from that window by selects instead of a gather (0 = off; -1 = the
-    // tuned default: the float32 vector width for float32, off for uint8 and
-    // where LLVM gathers).
-    GeneratorParam<int> window_columns{"window_columns", -1};
-    GeneratorParam<int> window_rows{"window_rows", 8};  // x86: rows per window of columns
-    // ... and where a vector's outputs, each less its lane, read within this
-    // many columns (shrinking by up to about 2 along x), each picks from a
-    // window per lane, of dense loads (0 = off; -1 = the tuned default: as
-    // window_columns in the kernels of scalar pixel copies, which the wrapper
-    // takes on AMD's cores, on the 8-lane (AVX2) entry; off elsewhere).
-    // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> shifted_columns{"shifted_columns", -1};
-    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};  // CUDA: output pixels per thread block
-    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", 8};
     // x86 uint8: a kernel for densely interleaved RGB images only (3; 0 =
     // any layout) that reads each output pixel as one 32-bit word at a byte
     // offset, which LLVM's loop vectorizer gathers in hardware (the
-    // Sapphire Rapids entry, where the wrapper takes it), and lanes of those
-    // words per vector. schedules/resize_x86.cpp has the measurements.
+    // Sapphire Rapids entry, where the wrapper takes it).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
-    GeneratorParam<int> word_lanes{"word_lanes", 64};
+
+    // Knobs (kernels/knobs.toml has their tuned defaults and records).
+    GeneratorParam<int> rows_per_task{"rows_per_task", kTuned};
+    // Planar images: output rows per parallel task of the tiles and of the
+    // reused rows (both below; 0 = rows_per_task).
+    GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", kTuned};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", kTuned};
+    // Lanes of the gathers along x (1 = scalar), planar images and interleaved ones.
+    GeneratorParam<int> gather_lanes{"gather_lanes", kTuned};
+    GeneratorParam<int> interleaved_gather_lanes{"interleaved_gather_lanes", kTuned};
+    // Planar 3/4-channel images, channels innermost: lanes of the gathers
+    // (0 = channels outermost like other planar images).
+    GeneratorParam<int> planar_pixel_lanes{"planar_pixel_lanes", kTuned};
+    // Upscaling vertically: gather repeated input rows once per task, then
+    // copy them (1 = on, 0 = off) ...
+    GeneratorParam<int> reuse_rows{"reuse_rows", kTuned};
+    // ... and copy planar 3/4-channel rows with the channels innermost, this
+    // many lanes (0 = a plane per task).
+    GeneratorParam<int> reuse_pixel_lanes{"reuse_pixel_lanes", kTuned};
+    // Planar images: the gather vectorised across rows on transposed
+    // strips, tiles of this many rows and columns (0 = gathered along x) ...
+    GeneratorParam<int> tile_lanes{"tile_lanes", kTuned};
+    // ... and the tiles' rows (of a strip) and columns (of a tile) picked
+    // this many at a time, as one vector register of stores each.
+    GeneratorParam<int> tile_group{"tile_group", kTuned};
+    // Planar images: where a vector's outputs read at most this many
+    // consecutive input columns (upscaling along x), each picks its column
+    // from that window by selects instead of a gather (0 = off) ...
+    GeneratorParam<int> window_columns{"window_columns", kTuned};
+    GeneratorParam<int> window_rows{"window_rows", kTuned};  // rows per window of columns
+    // ... and where a vector's outputs, each less its lane, read within this
+    // many columns (shrinking by up to about 2 along x), each picks from a
+    // window per lane, of dense loads (0 = off).
+    GeneratorParam<int> shifted_columns{"shifted_columns", kTuned};
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", kTuned};  // CUDA: output pixels per thread block
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", kTuned};
+    GeneratorParam<int> word_lanes{"word_lanes", kTuned};  // interleaved_rows: lanes of words per vector
 
     Input<Buffer<void, 4>> input{"input"};
     Input<double> scale_h{"scale_h"};  // explicit scale factors, <= 0 when not given
@@ -149,10 +138,13 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
+        const bool fixed = input.type() == UInt(8);
+        const Tuned tuned("resize_nearest", get_target(),
+                          (fixed ? knobs::fact::uint8 : 0) |
+                              (planar_pixel_lanes == 1 ? knobs::fact::scalar_pixel_copies : 0));
         const bool pixel_words = interleaved_rows > 0;
         if (pixel_words) {
-            _halide_user_assert(interleaved_rows == 3 && input.type() == UInt(8) && !get_target().has_gpu_feature())
-                << "interleaved_rows is an x86 uint8 RGB kernel";
+            _halide_user_assert(interleaved_rows == 3 && fixed) << "interleaved_rows is a uint8 RGB kernel";
             accept_interleaved(input, 3);
             accept_interleaved(output, 3);
         } else {
@@ -193,9 +185,9 @@ public:
             output(x, y, c, n) = word_byte(words(x, y, n), c);
             set_estimates();
             if (!using_autoscheduler()) {
-                schedule_resize_nearest_words_x86(
-                    {output, words, source_x, source_y, x, y, c, n, layout_of(input, output)},
-                    {rows_per_task, vector_multiplier}, word_lanes);
+                schedule_resize_nearest_words({output, words, source_x, source_y, x, y, c, n, layout_of(input, output)},
+                                              get_target(), {tuned(rows_per_task), tuned(vector_multiplier)},
+                                              tuned(word_lanes));
             }
             return;
         }
@@ -208,16 +200,14 @@ public:
         // uint8 only: float32 lost (the schedule's comment). The condition
         // is the layout alone, which the simplifier can decide in every
         // specialisation; were it not, the output would evaluate both forms.
-        const int tile = tile_lanes >= 0 ? int(tile_lanes) : (input.type() == UInt(8) ? 16 : 0);
+        const int tile = tuned(tile_lanes);
         const LayoutConditions layout = layout_of(input, output);
         // The rows and columns are picked `group` at a time (columns.h), so
         // that the schedule stores a vector register of them at once. Its
         // vectors start at multiples of `group` from the output's first row
         // and column, which the selects can tell only where that is 0 (the
         // wrapper's buffers start there).
-        const int group = tile <= 0 || get_target().has_gpu_feature() ? 1
-                          : tile_group >= 0 ? std::max(1, int(tile_group))
-                                            : std::max(1, vector_width(get_target(), UInt(8), 1) / tile);
+        const int group = tile <= 0 ? 1 : std::max(1, tuned(tile_group));
         if (group > 1) {
             output.dim(0).set_min(0);
             output.dim(1).set_min(0);
@@ -238,7 +228,7 @@ public:
         // table's values). float32 rows copied cost more than they saved on
         // the H200 host (the schedule's comment has the numbers).
         // 3. Otherwise `direct`.
-        const bool reuse_on = reuse_rows >= 0 ? reuse_rows > 0 : input.type() == UInt(8);
+        const bool reuse_on = tuned.on(reuse_rows);
         Expr reuse = reuse_on ? on_cuda(false, out_h > in_h) : Halide::Internal::const_false();
         auto [lowest, highest] = nearest_source_bounds(y, in_h, out_h, scale_h, exact, channels_last);
         Func gathered_rows("gathered_rows");
@@ -258,10 +248,7 @@ public:
         // combined with the uint8 forms above.
         Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
         const int lanes = get_target().natural_vector_size(input.type());
-        const bool hardware_gathers = llvm_gathers(get_target());
-        const int window_max = get_target().has_gpu_feature() || tile > 0 || reuse_on ? 0
-                               : window_columns >= 0 ? int(window_columns)
-                                                     : (input.type() == Float(32) && !hardware_gathers ? lanes : 0);
+        const int window_max = tile > 0 || reuse_on ? 0 : tuned(window_columns);
         // The picks tried, in order: windows of the block, then shifted
         // ones, each narrowest first (fits: where the pick is taken).
         struct Pick {
@@ -284,9 +271,7 @@ public:
                 }
             };
             add_picks({window_max / 2, (5 * window_max) / 8, (3 * window_max) / 4, window_max}, false);
-            const int shifted_max = shifted_columns >= 0                         ? int(shifted_columns)
-                                    : planar_pixel_lanes == 1 && lanes == 8 ? window_max
-                                                                            : 0;
+            const int shifted_max = tuned(shifted_columns);
             add_picks({shifted_max / 2, (3 * shifted_max) / 4, shifted_max}, true);
             auto column = [&](Expr j) { return input(j, row_of(y), c, n); };
             for (auto it = picks.rbegin(); it != picks.rend(); ++it) {
@@ -310,21 +295,15 @@ public:
             funcs.window_tables = window_tables;
             for (const Pick &pick : picks) funcs.windowed.push_back(pick.fits());
             funcs.window_lanes = lanes;
-            if (get_target().has_gpu_feature()) {
-                schedule_resize_nearest_cuda(funcs, {gpu_tile_width, gpu_tile_height});
-            } else {
-                ResizeKnobs knobs{rows_per_task, vector_multiplier,
-                                  gather_lanes >= 0 ? int(gather_lanes) : (hardware_gathers ? 1 : 8),
-                                  interleaved_gather_lanes};
-                const bool scalar_pixels = input.type() == UInt(8) || hardware_gathers;
-                knobs.planar_pixel_lanes = planar_pixel_lanes >= 0 ? int(planar_pixel_lanes) : (scalar_pixels ? 1 : 8);
-                knobs.reuse_pixel_lanes = reuse_pixel_lanes;
-                knobs.tile_lanes = tile;
-                knobs.tile_group = group;
-                knobs.window_rows = window_rows;
-                knobs.planar_rows_per_task = planar_rows_per_task;
-                schedule_resize_nearest_x86(funcs, get_target(), knobs);
-            }
+            ResizeKnobs knobs{tuned(rows_per_task), tuned(vector_multiplier), tuned(gather_lanes),
+                              tuned(interleaved_gather_lanes)};
+            knobs.planar_pixel_lanes = tuned(planar_pixel_lanes);
+            knobs.reuse_pixel_lanes = tuned(reuse_pixel_lanes);
+            knobs.tile_lanes = tile;
+            knobs.tile_group = group;
+            knobs.window_rows = tuned(window_rows);
+            knobs.planar_rows_per_task = tuned(planar_rows_per_task);
+            schedule_resize_nearest(funcs, get_target(), knobs, {tuned(gpu_tile_width), tuned(gpu_tile_height)});
         }
     }
 };
@@ -340,74 +319,6 @@ public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
-    GeneratorParam<int> rows_per_task{"rows_per_task", 16};
-    // x86, horizontal pass first: output rows per task of planar images
-    // (0 = rows_per_task). schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", 64};
-    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    // x86: rows per vector of the horizontal pass; 0 = the tuned default:
-    // at most 8 where its taps are few (float32 without antialias, and the
-    // interleaved_rows bilinear+aa kernels), else the vector width.
-    // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> horizontal_lanes{"horizontal_lanes", 0};
-    // x86, horizontal pass first: planar inputs at least this many columns
-    // wide run that pass in parallel tasks of one plane's strip, narrower
-    // ones (and interleaved) of all planes' (0 = never).
-    GeneratorParam<int> horizontal_plane_tasks_from{"horizontal_plane_tasks_from", 1024};
-    GeneratorParam<int> vertical_vectors{"vertical_vectors", 2};  // x86: vectors of outputs per vertical tap
-    // With antialias: tap loops as long as the span bound (1) or PyTorch's
-    // (0) (filters.h, antialias_taps; equal results). -1 = the tuned
-    // default (filters.h, span_bound): the span bound for uint8
-    // on x86 and every filter on CUDA. 2026-11-28,
-    // bilinear at 1x3x345x456 -> 270x270 has 4 and 3 taps instead of 5,
-    // bicubic 7 and 6 instead of 9 and 7. Build machine (AVX2 entry),
-    // single-kernel harness, PyTorch's -> span, us: uint8 bilinear+aa NCHW
-    // 267-505 -> 223-406, NHWC 457-469 -> 417-419, bicubic+aa NHWC 580-596
-    // -> 555-574; the vertical-only kernel, bilinear+aa -> 270x456, 204-210
-    // -> 151-158. H100 (cuda_ab.sh, best of 3): bicubic+aa 0.88-0.95x on
-    // every 345x456 row, but bilinear+aa 1.05-1.20x (its loops, unrolled by
-    // 5, then end in a guarded partial round), 540x960 rows within 1%.
-    // Since the CUDA taps read fitted tables unclamped (filters.h,
-    // fit_inside), bilinear gains too: H200, 2026-11-29, best of 3,
-    // 4x3x345x456 -> 270x270 bilinear+aa f32 NCHW 12.1 -> 11.3 us, uint8 and
-    // NHWC 0.97-0.98x, 1x3 rows 0.95-0.98x; 540x960 (5 taps either way)
-    // 1.00x. With the tap loops unrolled by 4 instead, 540x960 lost 1.06-1.12x.
-    // float32 on x86 was mixed (H100 host, 3 rounds: bilinear+aa NCHW
-    // 429-514 -> 517-613 us, bicubic+aa NCHW 641-686 -> 458-669; build
-    // machine within the noise), so it keeps PyTorch's. Kernels built with
-    // host_tables loop over the count of the host's tables instead
-    // (resize_taps' span_taps).
-    GeneratorParam<int> span_taps{"span_taps", -1};
-    // x86, horizontal pass first: the batch's images in parallel, each
-    // image's passes nested inside (1), or one image after another (0).
-    // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> parallel_images{"parallel_images", 1};
-    // x86 with antialias: the vertical sums of a whole output row at once,
-    // taps outermost (1), or per output vector (0).
-    GeneratorParam<int> vertical_row_sums{"vertical_row_sums", 1};
-    // x86 uint8: the vertical pass's taps summed two at a time, each pair
-    // computed per output vector (1), or tap by tap (0); with antialias
-    // only where vertical_row_sums is on. schedules/resize_x86.cpp has the
-    // measurements.
-    GeneratorParam<int> vertical_pairs{"vertical_pairs", 1};
-    // x86 uint8: the horizontal pass stores pairs of adjacent input columns
-    // per strip (1), or each tap pair forms its own from the strip (0); -1 =
-    // the tuned default: stored with antialias (more taps per column),
-    // except in the interleaved_rows kernels (their blocks' grouped rows
-    // need the pairs formed per tap pair). schedules/resize_x86.cpp has the
-    // measurements.
-    GeneratorParam<int> stored_pairs{"stored_pairs", -1};
-    // x86: bytes per store of the horizontal pass' staged blocks and tiles,
-    // several rows or columns each (-1 = the tuned default: a whole vector
-    // register without antialias and in the uint8 interleaved_rows kernels,
-    // else 0; 0 = one row or column per store). schedules/resize_x86.cpp
-    // has the measurements.
-    GeneratorParam<int> tile_store_bytes{"tile_store_bytes", -1};
-    // x86 float32, planar input: the vertical pass runs first where the
-    // output has at most this fraction of the input's rows (0 = never; -1 =
-    // the tuned default of generators/pass_order.h: 0.7, or 1 where the
-    // horizontal pass gathers). schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<float> vertical_first_below{"vertical_first_below", -1.0f};
     // x86: a kernel for densely interleaved (NHWC) images of this many
     // channels only (0 = any layout). float32 always runs the vertical pass
     // first, along each row's flat run of values; the wrapper takes it where
@@ -416,67 +327,102 @@ public:
     // tap pair); the wrapper takes it for such images at least a tile
     // wide. runtime/src/resize.cpp has the measurements.
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
-    // x86, any-layout kernels: branches of their own for densely interleaved
-    // RGB (true), or RGB left to the generic-stride branch (false: uint8,
-    // whose RGB images all run the interleaved_rows kernels; it saves a
-    // third of the kernel's compile time).
-    GeneratorParam<bool> rgb_branches{"rgb_branches", true};
-    // x86 float32 without antialias, vertical pass first: the horizontal
-    // pass as scalar loops along x that LLVM's loop vectorizer turns into
-    // hardware gathers (1), or transposed tiles (0); -1 = the tuned default:
-    // bilinear on the entries where LLVM gathers (llvm_gathers() in
-    // schedules/x86_loops.h). schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> horizontal_gathers{"horizontal_gathers", -1};
-    // x86 float32 interleaved_rows kernels: the horizontal pass as one
-    // vector per output pixel, its channels (RGB padded to 4 lanes), each tap
-    // one dense load from the vertical pass' flat row at the column table's
-    // offset (1), or as the other kernels run it (0: tiles or gathers); -1 =
-    // the tuned default (generators/pass_order.h, pixel_vectors_by_default).
-    // schedules/resize_x86.cpp has the measurements.
-    GeneratorParam<int> pixel_vectors{"pixel_vectors", -1};
-    // CUDA: threads per block along x and y (-1 = the tuned default: 16
-    // rows with antialias, 8 without), output rows per thread (0 = the tuned
-    // default, 4), and on grids of fewer than gpu_few_outputs output
-    // elements (-1 = the tuned default: 2 with antialias, the same without).
-    // schedules/resize_cuda.cpp has the measurements.
-    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", 32};
-    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", -1};
-    GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", 0};
-    GeneratorParam<int> gpu_rows_per_thread_few{"gpu_rows_per_thread_few", -1};
-    GeneratorParam<int> gpu_few_outputs{"gpu_few_outputs", 1 << 19};
-    // CUDA: NHWC 3/4-channel images run a pixel's channels per thread (1)
-    // or a plane per block (0); on small grids with gpu_interleaved_rows_few
-    // rows per thread, or a plane per block if that is 0 (-1 = the tuned
-    // default: 1 without antialias, 0 with).
-    GeneratorParam<int> gpu_interleaved_pixels{"gpu_interleaved_pixels", 1};
-    // CUDA: rows per thread of those pixels on larger grids (0 = as planes).
-    GeneratorParam<int> gpu_interleaved_rows{"gpu_interleaved_rows", 0};
-    GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", -1};
-    // CUDA: NCHW 3/4-channel images of at least this many output pixels
-    // (N*H*W) run a pixel's channels per thread as NHWC pixels do (0 = a
-    // plane per block always).
-    GeneratorParam<int> gpu_planar_pixels_from{"gpu_planar_pixels_from", 1 << 17};
-    // CUDA: planar images (unit x strides) run plane tiles of their own (1),
-    // whose taps are addressed by constant offsets, or the generic-stride
-    // ones (0). schedules/cuda_loops.h has the measurements.
-    GeneratorParam<int> gpu_planar_planes{"gpu_planar_planes", 1};
-    // CUDA with antialias: tap loops unrolled by this factor (-1 = the tuned
-    // default: 5 for bilinear, 3 for bicubic).
-    GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", -1};
-    // CUDA with antialias: consecutive rows of the horizontal pass per
-    // thread, summed together tap by tap (schedules/resize_cuda.cpp has the
-    // measurements).
-    GeneratorParam<int> gpu_horizontal_rows{"gpu_horizontal_rows", 2};
-    // CUDA with antialias: on grids of many small planes (cuda_loops.h,
-    // many_small_planes), plane tiles of gpu_narrow_tile_height threads
-    // along y and gpu_narrow_rows rows per thread (0 = as other plane
-    // tiles). schedules/resize_cuda.cpp has the measurements.
-    GeneratorParam<int> gpu_narrow_rows{"gpu_narrow_rows", 4};
-    GeneratorParam<int> gpu_narrow_tile_height{"gpu_narrow_tile_height", 8};
     // The tap tables as inputs (computed by resize_taps on the host) rather
     // than computed by the pipeline: the CUDA uint8 and antialiased kernels,
     // whose tables would otherwise be rebuilt per block or copied per call.
     GeneratorParam<bool> host_tables{"host_tables", false};
+
+    // Knobs (kernels/knobs.toml has their tuned defaults and records).
+    // The forms the algorithm takes:
+    // uint8: the horizontal taps summed two at a time, from pairs of
+    // adjacent input columns (1), or tap by tap (0) ...
+    GeneratorParam<int> tap_pairs{"tap_pairs", kTuned};
+    // ... the pairs stored per strip (1), or formed per tap pair (0).
+    GeneratorParam<int> stored_pairs{"stored_pairs", kTuned};
+    // uint8: the vertical taps summed two at a time, each pair computed
+    // per output vector (1), or tap by tap (0); with antialias only where
+    // vertical_row_sums is on.
+    GeneratorParam<int> vertical_pairs{"vertical_pairs", kTuned};
+    // The horizontal taps (and the vertical ones with antialias) read from
+    // index tables (1), or computed where they are used (0).
+    GeneratorParam<int> index_tables{"index_tables", kTuned};
+    // With antialias: tap loops as long as the span bound (1) or PyTorch's
+    // (0) (filters.h, antialias_taps; equal results). Kernels built with
+    // host_tables loop over the count of the host's tables instead
+    // (resize_taps' span_taps).
+    GeneratorParam<int> span_taps{"span_taps", kTuned};
+    // float32: the vertical pass first where the output has at most this
+    // fraction of the input's rows (0 = never; planar inputs); the wrapper
+    // picks the interleaved_rows kernels by the same value.
+    GeneratorParam<float> vertical_first_below{"vertical_first_below", float(kTuned)};
+    // float32 without antialias, vertical pass first: the horizontal pass as
+    // scalar loops along x that LLVM's loop vectorizer turns into hardware
+    // gathers (1), or transposed tiles (0).
+    GeneratorParam<int> horizontal_gathers{"horizontal_gathers", kTuned};
+    // float32 interleaved_rows kernels: the horizontal pass as one vector
+    // per output pixel, its channels (RGB padded to 4 lanes), each tap one
+    // dense load from the vertical pass' flat row at the column table's
+    // offset (1), or as the other kernels run it (0: tiles or gathers).
+    GeneratorParam<int> pixel_vectors{"pixel_vectors", kTuned};
+    // The x86 schedule's:
+    GeneratorParam<int> rows_per_task{"rows_per_task", kTuned};
+    // Horizontal pass first: output rows per task of planar images (0 = rows_per_task).
+    GeneratorParam<int> planar_rows_per_task{"planar_rows_per_task", kTuned};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", kTuned};
+    // Rows per vector of the horizontal pass (0: at most 8 where its taps
+    // are few, float32 without antialias and the interleaved_rows
+    // bilinear+aa kernels, else the vector width).
+    GeneratorParam<int> horizontal_lanes{"horizontal_lanes", kTuned};
+    // Horizontal pass first: planar inputs at least this many columns wide
+    // run that pass in parallel tasks of one plane's strip, narrower ones
+    // (and interleaved) of all planes' (0 = never).
+    GeneratorParam<int> horizontal_plane_tasks_from{"horizontal_plane_tasks_from", kTuned};
+    GeneratorParam<int> vertical_vectors{"vertical_vectors", kTuned};  // vectors of outputs per vertical tap
+    // Horizontal pass first: the batch's images in parallel, each image's
+    // passes nested inside (1), or one image after another (0).
+    GeneratorParam<int> parallel_images{"parallel_images", kTuned};
+    // With antialias: the vertical sums of a whole output row at once, taps
+    // outermost (1), or per output vector (0).
+    GeneratorParam<int> vertical_row_sums{"vertical_row_sums", kTuned};
+    // Bytes per store of the horizontal pass' staged blocks and tiles,
+    // several rows or columns each (0 = one row or column per store).
+    GeneratorParam<int> tile_store_bytes{"tile_store_bytes", kTuned};
+    // Any-layout kernels: branches of their own for densely interleaved RGB
+    // (1), or RGB left to the generic-stride branch (0: uint8, whose RGB
+    // images all run the interleaved_rows kernels; it saves a third of the
+    // kernel's compile time).
+    GeneratorParam<int> rgb_branches{"rgb_branches", kTuned};
+    // The CUDA schedule's: threads per block along x and y, output rows per
+    // thread, and on grids of fewer than gpu_few_outputs output elements.
+    GeneratorParam<int> gpu_tile_width{"gpu_tile_width", kTuned};
+    GeneratorParam<int> gpu_tile_height{"gpu_tile_height", kTuned};
+    GeneratorParam<int> gpu_rows_per_thread{"gpu_rows_per_thread", kTuned};
+    GeneratorParam<int> gpu_rows_per_thread_few{"gpu_rows_per_thread_few", kTuned};
+    GeneratorParam<int> gpu_few_outputs{"gpu_few_outputs", kTuned};
+    // NHWC 3/4-channel images run a pixel's channels per thread (1) or a
+    // plane per block (0); on small grids with gpu_interleaved_rows_few
+    // rows per thread, or a plane per block if that is 0.
+    GeneratorParam<int> gpu_interleaved_pixels{"gpu_interleaved_pixels", kTuned};
+    // Rows per thread of those pixels on larger grids (0 = as planes).
+    GeneratorParam<int> gpu_interleaved_rows{"gpu_interleaved_rows", kTuned};
+    GeneratorParam<int> gpu_interleaved_rows_few{"gpu_interleaved_rows_few", kTuned};
+    // NCHW 3/4-channel images of at least this many output pixels (N*H*W)
+    // run a pixel's channels per thread as NHWC pixels do (0 = a plane per
+    // block always).
+    GeneratorParam<int> gpu_planar_pixels_from{"gpu_planar_pixels_from", kTuned};
+    // Planar images (unit x strides) run plane tiles of their own (1), whose
+    // taps are addressed by constant offsets, or the generic-stride ones (0).
+    GeneratorParam<int> gpu_planar_planes{"gpu_planar_planes", kTuned};
+    // With antialias: tap loops unrolled by this factor.
+    GeneratorParam<int> gpu_tap_unroll{"gpu_tap_unroll", kTuned};
+    // With antialias: consecutive rows of the horizontal pass per thread,
+    // summed together tap by tap.
+    GeneratorParam<int> gpu_horizontal_rows{"gpu_horizontal_rows", kTuned};
+    // With antialias, on grids of many small planes (cuda_loops.h,
+    // many_small_planes): plane tiles of gpu_narrow_tile_height threads
+    // along y and gpu_narrow_rows rows per thread (0 = as other plane tiles).
+    GeneratorParam<int> gpu_narrow_rows{"gpu_narrow_rows", kTuned};
+    GeneratorParam<int> gpu_narrow_tile_height{"gpu_narrow_tile_height", kTuned};
 
     Input<Buffer<void, 4>> input{"input"};
     Input<bool> align_corners{"align_corners"};
@@ -511,19 +457,23 @@ public:
         const int flat_channels = interleaved_rows;
         const Type pixel = input.type();
         const bool fixed = pixel == UInt(8);
-        const bool gathers = !fixed && !antialias &&
-                             (horizontal_gathers >= 0 ? horizontal_gathers > 0
-                                                      : horizontal_pass_gathers(filter == Filter::linear, antialias,
-                                                                                llvm_gathers(get_target())));
-        const float first_below =
-            vertical_first_below >= 0 ? float(vertical_first_below) : hres::vertical_first_below(gathers);
-        // x86 uint8: pairs of adjacent input columns stored per strip, or
-        // formed per tap pair (schedules/resize_x86.cpp has the measurements).
         const bool grouped_rows = fixed && flat_channels > 0;  // the uint8 interleaved_rows kernels
-        const bool pairs_stored = stored_pairs >= 0 ? stored_pairs > 0 : antialias && !grouped_rows;
+        namespace fact = knobs::fact;
+        Tuned tuned("resize_filtered", get_target(),
+                    (fixed ? fact::uint8 : 0) | (antialias ? fact::antialias : 0) |
+                        (filter == Filter::cubic ? fact::bicubic : 0) | (flat_channels > 0 ? fact::flat_rows : 0) |
+                        (grouped_rows ? fact::grouped_rows : 0));
+        const bool gathers = !fixed && !antialias && tuned.on(horizontal_gathers);
+        // interleaved_rows float32 with pixel_vectors: the horizontal pass,
+        // (x, y, q, n) with q a lane of output pixel x's vector.
+        const bool pixel_vectors_on = flat_channels > 0 && !fixed && tuned.on(pixel_vectors);
+        tuned = tuned.with(fact::gathers, gathers).with(fact::pixel_vectors, pixel_vectors_on);
+        const float first_below = tuned(vertical_first_below);
+        // uint8: pairs of adjacent input columns stored per strip, or formed per tap pair.
+        const bool pairs_stored = tuned.on(stored_pairs);
         if (flat_channels > 0) {
-            _halide_user_assert(!get_target().has_gpu_feature() && !host_tables && !(fixed && pairs_stored))
-                << "interleaved_rows is an x86 kernel, for uint8 with pairs formed per tap pair";
+            _halide_user_assert(!host_tables && !(fixed && pairs_stored))
+                << "interleaved_rows is a kernel of its own tables, for uint8 with pairs formed per tap pair";
             accept_interleaved(input, flat_channels);
             accept_interleaved(output, flat_channels);
         } else {
@@ -534,7 +484,7 @@ public:
 
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w, channels_last};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
-        const bool span = span_bound(span_taps, get_target().has_gpu_feature(), pixel);
+        const bool span = tuned.on(span_taps);
         AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
         AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
@@ -559,56 +509,51 @@ public:
         // tap loop, whose clamps were recomputed per tap (8 scalar ops)
         // where a table load will do; a reduction's vectors have no
         // predicated tails anyway (the schedule rounds its rows up).
-        if (!get_target().has_gpu_feature()) {
+        if (tuned.on(index_tables)) {
             taps_x = with_index_table(taps_x, k);
             if (antialias) taps_y = with_index_table(taps_y, k);
         }
 
         // The x86 schedule's knobs (the GeneratorParams above, resolved).
         auto x86_knobs = [&] {
-            ResizeKnobs knobs{rows_per_task, vector_multiplier};
-            knobs.planar_rows_per_task = planar_rows_per_task;
-            knobs.horizontal_lanes = horizontal_lanes;
+            ResizeKnobs knobs{tuned(rows_per_task), tuned(vector_multiplier)};
+            knobs.planar_rows_per_task = tuned(planar_rows_per_task);
+            knobs.horizontal_lanes = tuned(horizontal_lanes);
             knobs.light_horizontal_taps = !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
-            knobs.horizontal_plane_tasks_from = horizontal_plane_tasks_from;
-            knobs.vertical_vectors = vertical_vectors;
-            knobs.vertical_row_sums = vertical_row_sums != 0;
+            knobs.horizontal_plane_tasks_from = tuned(horizontal_plane_tasks_from);
+            knobs.vertical_vectors = tuned(vertical_vectors);
+            knobs.vertical_row_sums = tuned.on(vertical_row_sums);
             knobs.horizontal_gathers = gathers;
-            knobs.parallel_images = parallel_images != 0;
-            if (!rgb_branches) {
+            knobs.parallel_images = tuned.on(parallel_images);
+            if (!tuned.on(rgb_branches)) {
                 std::vector<int> &pixels = knobs.interleaved_pixels;
                 pixels.erase(std::remove(pixels.begin(), pixels.end(), 3), pixels.end());
             }
-            const bool line_per_store = antialias && !grouped_rows;
-            knobs.tile_store_bytes = tile_store_bytes >= 0 ? int(tile_store_bytes)
-                                     : line_per_store      ? 0
-                                                           : vector_width(get_target(), UInt(8), 1);
+            knobs.tile_store_bytes = tuned(tile_store_bytes);
             return knobs;
         };
 
         // The CUDA schedule's knobs (the GeneratorParams above, resolved).
-        FilteredGpuKnobs gpu{{gpu_tile_width, gpu_tile_height > 0 ? int(gpu_tile_height) : (antialias ? 16 : 8),
-                              gpu_rows_per_thread > 0 ? int(gpu_rows_per_thread) : 4}};
-        gpu.rows_per_thread_few = gpu_rows_per_thread_few >= 0 ? int(gpu_rows_per_thread_few)
-                                                               : (antialias ? 2 : gpu.rows_per_thread);
-        gpu.few_outputs = gpu_few_outputs;
-        gpu.interleaved_pixels = gpu_interleaved_pixels != 0;
-        gpu.interleaved_rows = gpu_interleaved_rows;
-        gpu.interleaved_rows_few = gpu_interleaved_rows_few >= 0 ? int(gpu_interleaved_rows_few) : (antialias ? 0 : 1);
-        gpu.planar_pixels_from = gpu_planar_pixels_from;
-        gpu.planar_planes = gpu_planar_planes != 0;
-        gpu.tap_unroll = gpu_tap_unroll >= 0 ? int(gpu_tap_unroll) : (filter == Filter::cubic ? 3 : 5);
-        gpu.horizontal_rows = gpu_horizontal_rows;
-        if (get_target().has_gpu_feature() && antialias && gpu_narrow_rows > 0) {
-            gpu.narrow_rows = gpu_narrow_rows;
-            gpu.narrow_tile_height = gpu_narrow_tile_height;
+        FilteredGpuKnobs gpu{{tuned(gpu_tile_width), tuned(gpu_tile_height), tuned(gpu_rows_per_thread)}};
+        gpu.rows_per_thread_few = tuned(gpu_rows_per_thread_few);
+        gpu.few_outputs = tuned(gpu_few_outputs);
+        gpu.interleaved_pixels = tuned.on(gpu_interleaved_pixels);
+        gpu.interleaved_rows = tuned(gpu_interleaved_rows);
+        gpu.interleaved_rows_few = tuned(gpu_interleaved_rows_few);
+        gpu.planar_pixels_from = tuned(gpu_planar_pixels_from);
+        gpu.planar_planes = tuned.on(gpu_planar_planes);
+        gpu.tap_unroll = tuned(gpu_tap_unroll);
+        gpu.horizontal_rows = tuned(gpu_horizontal_rows);
+        if (antialias && tuned.on(gpu_narrow_rows)) {
+            gpu.narrow_rows = tuned(gpu_narrow_rows);
+            gpu.narrow_tile_height = tuned(gpu_narrow_tile_height);
             gpu.narrow_grid = many_small_planes(output.dim(0).extent(), output.dim(1).extent(),
                                                 output.dim(2).extent(), output.dim(3).extent(), gpu.few_outputs);
         }
 
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
         // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
-        const bool paired = fixed && !get_target().has_gpu_feature();
+        const bool paired = fixed && tuned.on(tap_pairs);
         RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
         Func clamped_columns("clamped_columns"), column_pairs("column_pairs"), source_rows("source_rows");
 
@@ -618,13 +563,6 @@ public:
         Func sum_y_first("sum_y_first"), resized_y("resized_y"), sum_x_second("sum_x_second");
         Func resized_yx("resized_yx");
         Func resized_y_rows("resized_y_rows");  // interleaved_rows: resized_y's flat rows
-        // interleaved_rows float32 with pixel_vectors: the horizontal pass,
-        // (x, y, q, n) with q a lane of output pixel x's vector.
-        const bool pixel_vectors_on =
-            flat_channels > 0 && !fixed &&
-            (pixel_vectors >= 0 ? pixel_vectors > 0
-                                : pixel_vectors_by_default(filter == Filter::linear, antialias,
-                                                           get_target().has_feature(Target::AVX512)));
         Func pixel_sum("pixel_sum");
         Var q("q");
         Expr vertical_first;  // undefined where only the horizontal-first order is built
@@ -637,8 +575,7 @@ public:
         // products; a pair computed apart keeps its Add. Integer sums: the
         // order changes nothing. (CUDA keeps the chain.)
         // With antialias, x86 pairs the taps where it sums whole rows at once.
-        const bool pairs_y = fixed && !get_target().has_gpu_feature() && vertical_pairs > 0 &&
-                             (!antialias || vertical_row_sums != 0);
+        const bool pairs_y = fixed && tuned.on(vertical_pairs) && (!antialias || tuned.on(vertical_row_sums));
         std::vector<Func> tap_pairs_y;
         RDom rpair_y(0, (taps_y.taps + 1) / 2, "rpair_y");
         const RVar r_y = antialias && pairs_y ? rpair_y.x : ry.x;  // the vertical reduction's taps or pairs
@@ -724,7 +661,7 @@ public:
             define_sum(sum_x, taps_x, rx, input_column, 0.0f, product, nullptr);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
             define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
-            if (get_target().has_gpu_feature() || (first_below <= 0 && flat_channels == 0)) {
+            if (first_below <= 0 && flat_channels == 0) {
                 output(x, y, c, n) = vertical_sum(0.0f, 0.0f, product, [](Expr sum) { return sum; });
             } else {
                 // Both orders are within docs/SEMANTICS.md's float32 tolerance of
@@ -817,11 +754,7 @@ public:
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }
-            if (get_target().has_gpu_feature()) {
-                schedule_resize_filtered_cuda(funcs, gpu);
-            } else {
-                schedule_resize_filtered_x86(funcs, get_target(), x86_knobs());
-            }
+            schedule_resize_filtered(funcs, get_target(), x86_knobs(), gpu);
         }
     }
 };
@@ -842,16 +775,14 @@ public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
-    GeneratorParam<int> rows_per_task{"rows_per_task", 16};
-    GeneratorParam<int> vector_multiplier{"vector_multiplier", 1};
-    // With antialias: output vectors per tap of the sum's loop (-1 = the
-    // tuned default: 4 for float32, 1 for uint8). schedules/resize_x86.cpp
-    // has the measurements.
-    GeneratorParam<int> sum_vectors{"sum_vectors", -1};
-    // With antialias: tap loops as long as the span bound (1) or PyTorch's
-    // (0); -1 = the tuned default (filters.h, span_bound;
-    // resize_filtered's span_taps has the measurements).
-    GeneratorParam<int> span_taps{"span_taps", -1};
+
+    // Knobs (kernels/knobs.toml has their tuned defaults and records).
+    GeneratorParam<int> rows_per_task{"rows_per_task", kTuned};
+    GeneratorParam<int> vector_multiplier{"vector_multiplier", kTuned};
+    // With antialias: output vectors per tap of the sum's loop.
+    GeneratorParam<int> sum_vectors{"sum_vectors", kTuned};
+    // With antialias: tap loops as long as the span bound (1) or PyTorch's (0).
+    GeneratorParam<int> span_taps{"span_taps", kTuned};
 
     Input<Buffer<void, 4>> input{"input"};  // uint8 or float32
     Input<bool> align_corners{"align_corners"};
@@ -868,11 +799,12 @@ public:
         _halide_user_assert(pixel == output.type() && (pixel == UInt(8) || pixel == Float(32)))
             << "resize_vertical: uint8 or float32, the same in and out";
         const bool fixed = pixel == UInt(8);
+        const Tuned tuned("resize_vertical", get_target(), fixed ? knobs::fact::uint8 : 0);
         accept_planar(input);
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
-        const bool span = span_bound(span_taps, get_target().has_gpu_feature(), pixel);
+        const bool span = tuned.on(span_taps);
         AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
@@ -908,9 +840,9 @@ public:
         if (!using_autoscheduler()) {
             VerticalResizeFuncs funcs{output, sum, pairs, taps.tables, x, y, c, n, !antialias, r.x};
             if (taps.largest.defined()) funcs.maxima.push_back({taps.largest, taps.largest_over});
-            ResizeKnobs knobs{rows_per_task, vector_multiplier};
-            knobs.vertical_vectors = sum_vectors >= 0 ? std::max(1, int(sum_vectors)) : (fixed ? 1 : 4);
-            schedule_resize_vertical_x86(funcs, get_target(), knobs);
+            ResizeKnobs knobs{tuned(rows_per_task), tuned(vector_multiplier)};
+            knobs.vertical_vectors = std::max(1, tuned(sum_vectors));
+            schedule_resize_vertical(funcs, get_target(), knobs);
         }
     }
 };
@@ -926,10 +858,9 @@ public:
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<Type> pixel{"pixel", UInt(8)};
     // With antialias: the kernels' tap loops as long as the span bound (1)
-    // or PyTorch's (0); -1 = the tuned default for CUDA (filters.h,
-    // span_bound; resize_filtered's span_taps has the
-    // measurements). The count travels with the tables (taps, below).
-    GeneratorParam<int> span_taps{"span_taps", -1};
+    // or PyTorch's (0), a knob (kernels/knobs.toml). The count travels with
+    // the tables (taps, below).
+    GeneratorParam<int> span_taps{"span_taps", kTuned};
 
     Input<int> in_extent{"in_extent"};
     Input<int> out_extent{"out_extent"};
@@ -948,7 +879,7 @@ public:
     void generate() {
         Var i("i"), k("k");
         AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
-        const bool span = span_bound(span_taps, true, pixel);
+        const bool span = Tuned("resize_taps", get_target(), pixel == UInt(8) ? knobs::fact::uint8 : 0).on(span_taps);
         AxisTaps axis_taps = antialias ? fit_inside(antialias_taps(axis, filter, pixel, i, k, span), axis.in, k)
                                        : interpolating_taps(axis, filter, pixel, i, k);
         start(i) = axis_taps.start(i);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks of kernels/table.py (standard library only; ctest kernels.table):
-the real table expands to the libraries the build makes, and a table with a
+the real kernel table expands to the libraries the build makes, the knob
+table classifies every GeneratorParam of every generator, and a table with a
 mistake is refused with a message that names it."""
 import pathlib
 import re
@@ -63,6 +64,109 @@ class RealTable(unittest.TestCase):
         t = table.load()
         self.assertEqual(table.registry(t), table.registry(table.load()))
         self.assertEqual(table.cmake(t), table.cmake(table.load()))
+
+
+GENERATORS = pathlib.Path(__file__).resolve().parent.parent / "generators"
+
+
+def declared_params():
+    """{registered generator: {GeneratorParam: its declared default}}, from generators/*.cpp."""
+    declared = {}
+    for path in sorted(GENERATORS.glob("*_generator.cpp")):
+        source = path.read_text()
+        params, bases = {}, {}
+        for chunk in re.split(r"\n(?=(?:template<typename T>\n)?class \w+)", source):
+            m = re.match(r"(?:template<typename T>\n)?class (\w+)(?: : public (\w+)<)?", chunk)
+            if m:
+                bases[m.group(1)] = m.group(2)
+                params[m.group(1)] = dict(re.findall(r'GeneratorParam<[^>]+>\s+\w+\{"(\w+)",\s*([^,}]+)', chunk))
+        for cls, name in re.findall(r"HALIDE_REGISTER_GENERATOR\((\w+), (\w+)\)", source):
+            declared[name] = {**params.get(bases.get(cls), {}), **params[cls]}
+    return declared
+
+
+class KnobTable(unittest.TestCase):
+    def test_every_generator_param_is_a_knob_or_a_variant(self):
+        knobs = table.load_knobs(table.load()["entries"])
+        declared = declared_params()
+        covered = set()
+        for section, body in knobs["sections"].items():
+            for generator in body["generators"]:
+                self.assertIn(generator, declared, f"[{section}] names no generator")
+                covered.add(generator)
+                params = declared[generator]
+                self.assertEqual(sorted(params), sorted(set(body["knobs"]) | set(body["variants"])), generator)
+                for name in body["knobs"]:
+                    self.assertIn("kTuned", params[name], f"{generator}.{name} is a knob: declare it kTuned")
+                for name in body["variants"]:
+                    self.assertNotIn("kTuned", params[name], f"{generator}.{name} is not a knob")
+        self.assertEqual(covered, set(declared))
+
+    def test_every_kernel_sets_only_what_its_generator_has(self):
+        declared = declared_params()
+        for k in table.load()["kernels"]:
+            for p in k["params"]:
+                name = p.split("=", 1)[0]
+                if "." not in name:  # input.type and output.type are Halide's
+                    self.assertIn(name, declared[k["generator"]], k["name"])
+
+    def test_header_is_deterministic(self):
+        entries = table.load()["entries"]
+        self.assertEqual(table.knob_header(table.load_knobs(entries)), table.knob_header(table.load_knobs(entries)))
+
+
+KNOBS = '''
+[facts]
+uint8 = "the pixels are uint8"
+[flip]
+variants = ["interleaved_rows"]
+task_bytes = { default = 4096 }
+[flip.prefetch_lines]
+default = [
+    { targets = ["avx2"], if = ["uint8"], value = 16 },
+    { value = 0 },
+]
+'''
+
+
+class KnobRefusals(unittest.TestCase):
+    def load(self, text):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = pathlib.Path(tmp) / "knobs.toml"
+            path.write_text(text)
+            return table.load_knobs(load_text(GENERAL)["entries"], path)
+
+    def refused(self, text, message):
+        with self.assertRaises(table.TableError) as e:
+            self.load(text)
+        self.assertIn(message, str(e.exception))
+
+    def test_a_valid_table_loads(self):
+        knobs = self.load(KNOBS)
+        self.assertEqual(knobs["targets"], ["avx2", "sse41", "cuda"])
+        header = table.knob_header(knobs)
+        self.assertIn('{"flip", "prefetch_lines", 0x1, fact::uint8, 0, 16.0},', header)
+        self.assertIn('{"flip", "prefetch_lines", 0x7, 0, 0, 0.0},', header)
+
+    def test_unknown_fact(self):
+        self.refused(KNOBS.replace('if = ["uint8"]', 'if = ["!rgb"]'), "unknown facts ['rgb']")
+
+    def test_unknown_target(self):
+        self.refused(KNOBS.replace('targets = ["avx2"]', 'targets = ["neon"]'), "unknown targets ['neon']")
+
+    def test_last_row_must_hold_everywhere(self):
+        self.refused(KNOBS.replace("    { value = 0 },\n", ""), "the last row, and only it, must hold everywhere")
+
+    def test_no_row_after_the_unconditional_one(self):
+        self.refused(KNOBS.replace("    { value = 0 },\n", "    { value = 0 },\n    { value = 1 },\n"),
+                     "the last row, and only it, must hold everywhere")
+
+    def test_values_are_numbers(self):
+        self.refused(KNOBS.replace("default = 4096", 'default = "big"'), "the value must be a number")
+
+    def test_a_knob_needs_a_default(self):
+        self.refused(KNOBS.replace("task_bytes = { default = 4096 }", 'task_bytes = { about = "bytes" }'),
+                     "task_bytes has no default")
 
 
 class Refusals(unittest.TestCase):

@@ -29,9 +29,9 @@ struct FlipFuncs {
 };
 
 void schedule_flip_cuda(FlipFuncs f, const GpuKnobs &knobs);
-// The tuned default of the generator's prefetch_lines on an x86 target.
-int flip_prefetch_lines(const Halide::Target &target, const Halide::Type &type);
 
 void schedule_flip_x86(FlipFuncs f, const Halide::Target &target, const FlipKnobs &knobs);
+// The generator's one call (schedules/targets.cpp): the target's schedule.
+void schedule_flip(const FlipFuncs &f, const Halide::Target &target, const FlipKnobs &x86, const GpuKnobs &gpu);
 
 }  // namespace hres

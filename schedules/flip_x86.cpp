@@ -71,20 +71,12 @@ void schedule_mirrored_rows(Stage s, const FlipFuncs &f, int vec, Expr rows, boo
 
 }  // namespace
 
-// Each output row of a large horizontal flip first prefetches the first 16
-// cache lines the next row reads: each row read backwards starts a
-// descending stream that the hardware prefetchers pick up late. Folded into
-// the values as a 0 (the generator's rows_ahead), since Halide 21's prefetch
-// directive fails on these loop nests (an internal "Mul of mismatched types"
-// while splitting the prefetched box into lines). build-zen3 AVX2, uint8 NHWC
-// 1x3x1080x1920, 1 thread: 377-528 -> 348-492 us (RESULTS.md@89f6099
-// 2026-11-28 (night)); 8 or 32 lines, or the whole row, between or slower.
-// Lost on h200: uint8 NCHW on both AVX-512 entries (5-16%), float32 on every
-// entry but SSE4.1 (2-5%). Hence uint8 below AVX-512 only.
-int flip_prefetch_lines(const Target &target, const Type &type) {
-    return type.bytes() == 1 && !target.has_feature(Target::AVX512) ? 16 : 0;
-}
-
+// Each output row of a large horizontal flip first prefetches the first
+// prefetch_lines cache lines the next row reads (the generator's rows_ahead;
+// kernels/knobs.toml has the tuned counts). Folded into the values as a 0,
+// since Halide 21's prefetch directive fails on these loop nests (an
+// internal "Mul of mismatched types" while splitting the prefetched box into
+// lines).
 void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs) {
     const int vec = vector_width(target, f.output.type(), knobs.vector_multiplier);
     Var xs("xs");  // the vectorised x loop of every branch

@@ -61,5 +61,8 @@ struct GridSampleFuncs {
 
 void schedule_grid_sample_cuda(GridSampleFuncs f, const GpuKnobs &knobs);
 void schedule_grid_sample_x86(GridSampleFuncs f, const Halide::Target &target, const GridSampleKnobs &knobs);
+// The generators' one call (schedules/targets.cpp): the target's schedule.
+void schedule_grid_sample(const GridSampleFuncs &f, const Halide::Target &target, const GridSampleKnobs &x86,
+                          const GpuKnobs &gpu);
 
 }  // namespace hres

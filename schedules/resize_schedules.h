@@ -211,4 +211,14 @@ void schedule_resize_vertical_x86(VerticalResizeFuncs f, const Halide::Target &t
 // runs first; uint8 or float32 with `light_horizontal_taps` as set).
 int horizontal_rows_per_store(const Halide::Target &target, const ResizeKnobs &knobs, Halide::Type source);
 
+// The generators' one call each (schedules/targets.cpp): the target's
+// schedule; a variant that has none there is refused.
+void schedule_resize_nearest(const NearestResizeFuncs &f, const Halide::Target &target, const ResizeKnobs &x86,
+                             const GpuKnobs &gpu);
+void schedule_resize_nearest_words(const NearestWordsFuncs &f, const Halide::Target &target,
+                                   const ResizeKnobs &x86, int lanes);
+void schedule_resize_filtered(const FilteredResizeFuncs &f, const Halide::Target &target, const ResizeKnobs &x86,
+                              const FilteredGpuKnobs &gpu);
+void schedule_resize_vertical(const VerticalResizeFuncs &f, const Halide::Target &target, const ResizeKnobs &x86);
+
 }  // namespace hres

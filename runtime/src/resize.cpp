@@ -3,7 +3,7 @@
 // tables, planar rows, a batch in turn).
 #include "dispatch.h"
 #include "internal.h"
-#include "pass_order.h"
+#include "tuned.h"
 
 #include <algorithm>
 #include <cmath>
@@ -231,11 +231,17 @@ internal::Call describe(const Image &in, const Image &out, const ResizeOptions &
     fact(Fact::tile_wide, in.w >= kTile && out.w >= kTile);
     if (in.device == Device::cpu && in.dtype == DType::f32 && options.mode != Interp::nearest &&
         options.mode != Interp::nearest_exact) {
-        const X86Entry &entry = kX86Entries[call.cpu.entry];
-        const bool avx512 = entry.isa == Isa::avx512;
-        const bool gathered = horizontal_pass_gathers(!bicubic, options.antialias, entry.llvm_gathers);
-        const float below = interleaved_vertical_first_below(!bicubic, options.antialias, avx512, gathered);
-        fact(Fact::vertical_first, float(out.h) <= below * float(in.h));
+        // The interleaved_rows kernels' pass-order threshold, from the knob
+        // table as their generator reads it (knob targets are the entries,
+        // in the same order; LLVM gathers where the entry's kernels do).
+        namespace kf = knobs::fact;
+        const int target = call.cpu.entry;
+        uint32_t facts = kf::flat_rows | (options.antialias ? kf::antialias : 0) | (bicubic ? kf::bicubic : 0) |
+                         (kX86Entries[target].llvm_gathers ? kf::llvm_gathers : 0);
+        auto on = [&](const char *knob) { return tuned_default("resize_filtered", knob, target, facts).value_or(0) > 0; };
+        facts |= (on("horizontal_gathers") ? kf::gathers : 0) | (on("pixel_vectors") ? kf::pixel_vectors : 0);
+        const double below = tuned_default("resize_filtered", "vertical_first_below", target, facts).value_or(0);
+        fact(Fact::vertical_first, float(out.h) <= float(below) * float(in.h));
     }
     return call;
 }
