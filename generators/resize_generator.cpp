@@ -12,11 +12,12 @@
 #include "boundary.h"
 #include "columns.h"
 #include "coords.h"
+#include "filtered_forms.h"
 #include "filters.h"
-#include "layout.h"
 #include "knobs.h"
+#include "layout.h"
+#include "nearest_forms.h"
 #include "schedules/resize_schedules.h"
-#include "schedules/x86_loops.h"
 
 namespace {
 
@@ -28,57 +29,6 @@ template<typename In, typename Out>
 void set_seed_estimates(In &input, Out &output) {
     input.set_estimates({{0, 456}, {0, 345}, {0, 3}, {0, 1}});
     output.set_estimates({{0, 270}, {0, 270}, {0, 3}, {0, 1}});
-}
-
-// Lanes of a pixel vector (the float32 interleaved_rows kernels'
-// pixel_vectors): an RGB or RGBA pixel's channels in one 128-bit register.
-constexpr int kPixelLanes = 4;
-
-// A tap's contribution to a pass' sum: uint8 widens pixel and int16 weight
-// to int32 (docs/SEMANTICS.md 3.2), float32 multiplies.
-using Product = std::function<Expr(Expr, Expr)>;
-Expr fixed_point_product(Expr pixel, Expr w) { return cast<int32_t>(pixel) * cast<int32_t>(w); }
-Expr float_product(Expr pixel, Expr w) { return pixel * w; }
-
-// A pass: sum(x, y, c, n) = init + product(pixel(tap), weight) over the
-// axis' taps, in tap order. With antialias a reduction over the tap tables
-// (`r` runs over them); without, the filter's constant taps written out: a
-// pure Func, which a schedule can inline, so that each output sums its taps
-// directly (CUDA) and vectors end in predicated tails (x86; a reduction's
-// tails are scalar loops there). With `pairs`, the taps two at a time, each
-// pair a Func appended there; with antialias `r` then runs over the pairs,
-// taps 2r and 2r + 1 (the tables extend past the taps with zero weights).
-void define_tap_sum(Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel, Expr init,
-                    const Product &product, bool antialias, Filter filter, std::vector<Func> *pairs, Var x, Var y,
-                    Var c, Var n) {
-    auto term = [&](Expr k) { return product(pixel(taps.tap(k)), taps.weight(k, taps.i)); };
-    if (antialias) {
-        sum(x, y, c, n) = init;
-        if (pairs) {
-            Var p("p");
-            Func pair(sum.name() + "_pair");
-            pair(x, p, y, c, n) = term(2 * p) + term(2 * p + 1);
-            pairs->push_back(pair);
-            sum(x, y, c, n) += pair(x, r, y, c, n);
-        } else {
-            sum(x, y, c, n) += term(r);
-        }
-        return;
-    }
-    Expr total = init;
-    const int support = filter_support(filter);
-    for (int j = 0; j < support; j++) {
-        if (pairs && j + 1 < support) {
-            Func pair(sum.name() + "_pair_" + std::to_string(j / 2));
-            pair(x, y, c, n) = term(j) + term(j + 1);
-            pairs->push_back(pair);
-            total = total + pair(x, y, c, n);
-            j++;
-        } else {
-            total = total + term(j);
-        }
-    }
-    sum(x, y, c, n) = total;
 }
 
 // nearest and nearest-exact: a pure gather (docs/SEMANTICS.md 2).
@@ -191,42 +141,31 @@ public:
             }
             return;
         }
-        // Three equal forms of that gather, one per kind of x86 schedule,
-        // which specialises on the conditions below (CUDA threads gather a
-        // pixel each: nothing to share between them).
-        // 1. Planar images: each output row's input row, whole
-        // (picked_rows), then its columns (picked). The schedule stores a
-        // strip's rows transposed, so that a column is one dense vector.
-        // uint8 only: float32 lost (the schedule's comment). The condition
-        // is the layout alone, which the simplifier can decide in every
-        // specialisation; were it not, the output would evaluate both forms.
-        const int tile = tuned(tile_lanes);
+        // Equal forms of that gather (nearest_forms.h), one per kind of
+        // schedule, which specialises on the conditions below; the
+        // conditions are the layout and sizes alone, which the simplifier
+        // decides in every specialisation (were they not, the output would
+        // evaluate every form). CUDA threads gather a pixel each: nothing to
+        // share between them.
         const LayoutConditions layout = layout_of(input, output);
-        // The rows and columns are picked `group` at a time (columns.h), so
-        // that the schedule stores a vector register of them at once. Its
-        // vectors start at multiples of `group` from the output's first row
-        // and column, which the selects can tell only where that is 0 (the
-        // wrapper's buffers start there).
+        // 1. Transposed tiles, planar images (uint8: float32 lost, the
+        // schedule's comment). Their vectors start at multiples of `group`
+        // from the output's first row and column, which the picks can tell
+        // only where that is 0 (the wrapper's buffers start there).
+        const int tile = tuned(tile_lanes);
         const int group = tile <= 0 ? 1 : std::max(1, tuned(tile_group));
         if (group > 1) {
             output.dim(0).set_min(0);
             output.dim(1).set_min(0);
         }
-        // Tiles round up past the output's edge, and those outputs, which
-        // are discarded, read the tables at their last entries.
-        Func picked_rows("picked_rows"), picked("picked");
-        picked_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
-            return input(x, row_of(min(j, out_h - 1)), c, n);
-        });
-        picked(x, y, c, n) = picked_in_groups(x, group, [&](Expr i) {
-            return picked_rows(column_of(min(i, out_w - 1)), y, c, n);
-        });
+        TransposedTiles tiles;
+        tiles.define(input, column_of, row_of, out_w, out_h, group, x, y, c, n);
         Expr across_rows = on_cuda(false, layout.planar());
-        // 2. Upscaling vertically, consecutive output rows copy the same
-        // input row: `reuse` gathers each such row once and copies it (its
-        // rows bounded by a window, as bounds inference cannot see the
-        // table's values). float32 rows copied cost more than they saved on
-        // the H200 host (the schedule's comment has the numbers).
+        // 2. Reused rows, upscaling vertically: consecutive output rows copy
+        // the same input row, so `reuse` gathers each such row once and
+        // copies it (its rows bounded by a window, as bounds inference cannot
+        // see the table's values). float32 rows copied cost more than they
+        // saved on the H200 host (the schedule's comment has the numbers).
         // 3. Otherwise `direct`.
         const bool reuse_on = tuned.on(reuse_rows);
         Expr reuse = reuse_on ? on_cuda(false, out_h > in_h) : Halide::Internal::const_false();
@@ -235,65 +174,30 @@ public:
         gathered_rows(x, y, c, n) = input(column, y, c, n);
         Expr reused = gathered_rows(x, clamp(source_y(y), lowest, highest), c, n);
         Expr per_pixel = reuse_on ? select(reuse, reused, direct) : direct;
-        // 4. Planar images upscaled along x, x86: the outputs of a vector
-        // (a block of `lanes` columns from the output's first) read within a
-        // window of few input columns, and each picks its column from the
-        // window (columns.h). Picks of a few sizes (8, 10, 12 and 16 columns
-        // with AVX-512: a 2x upscale's windows are 9 or 10 wide, and a pick
-        // costs a blend per column), each taken where the widest window of
-        // the call fits it (a per-call flag, so that the schedule can
-        // specialise on it), the smallest first; shrinking by up to about 2
-        // (shifted_columns), a window per lane, of dense loads, where a
-        // row's partial last block gathers; the gather where none fits. Not
-        // combined with the uint8 forms above.
-        Expr gathered = tile > 0 ? select(across_rows, picked(x, y, c, n), per_pixel) : per_pixel;
+        Expr gathered = tile > 0 ? select(across_rows, tiles.pixels(x, y, c, n), per_pixel) : per_pixel;
+        // 4. Column picks, planar images upscaled (or shrunk by up to about
+        // 2) along x; not combined with the uint8 forms above.
         const int lanes = get_target().natural_vector_size(input.type());
         const int window_max = tile > 0 || reuse_on ? 0 : tuned(window_columns);
-        // The picks tried, in order: windows of the block, then shifted
-        // ones, each narrowest first (fits: where the pick is taken).
-        struct Pick {
-            Func fits;
-            int size;
-            bool shifted;
-        };
-        std::vector<Pick> picks;
-        std::vector<Func> window_tables;
+        ColumnPicks picks;
         Expr windowed = gathered;
         if (window_max >= 2) {
             auto source_column = [&](Expr i) { return index_from_bits(source_x(i)); };
-            ColumnWindows windows(source_column, x, output.dim(0).min(), output.dim(0).extent(), in_w, lanes);
-            auto add_picks = [&](std::initializer_list<int> sizes, bool shifted) {
-                int last = 0;
-                for (int size : sizes) {
-                    if (size < 2 || size == last) continue;
-                    picks.push_back({windows.fits(size, shifted), size, shifted});
-                    last = size;
-                }
-            };
-            add_picks({window_max / 2, (5 * window_max) / 8, (3 * window_max) / 4, window_max}, false);
-            const int shifted_max = tuned(shifted_columns);
-            add_picks({shifted_max / 2, (3 * shifted_max) / 4, shifted_max}, true);
-            auto column = [&](Expr j) { return input(j, row_of(y), c, n); };
-            for (auto it = picks.rbegin(); it != picks.rend(); ++it) {
-                Expr pick = windows.pick(column, it->size, layout.planar(), it->shifted);
-                // A shifted pick is vector code: a row's partial last block gathers.
-                if (it->shifted) pick = select(likely(windows.full_block(x)), pick, gathered);
-                windowed = select(it->fits(), pick, windowed);
-            }
-            window_tables = windows.tables();
-            windowed = select(layout.planar(), windowed, gathered);
+            auto row_column = [&](Expr j) { return input(j, row_of(y), c, n); };
+            windowed = picks.define(gathered, source_column, row_column, output.dim(0).min(), output.dim(0).extent(),
+                                    in_w, lanes, window_max, tuned(shifted_columns), layout.planar(), x);
         }
         output(x, y, c, n) = windowed;
         set_estimates();
 
         if (!using_autoscheduler()) {
             NearestResizeFuncs funcs{output, gathered_rows, source_x, source_y, reuse, x, y, c, n, layout};
-            funcs.picked_rows = picked_rows;
-            funcs.picked = picked;
+            funcs.picked_rows = tiles.rows;
+            funcs.picked = tiles.pixels;
             funcs.across_rows = across_rows;
             funcs.in_width = in_w;
-            funcs.window_tables = window_tables;
-            for (const Pick &pick : picks) funcs.windowed.push_back(pick.fits());
+            funcs.window_tables = picks.tables;
+            for (const ColumnPicks::Pick &pick : picks.picks) funcs.windowed.push_back(pick.fits());
             funcs.window_lanes = lanes;
             ResizeKnobs knobs{tuned(rows_per_task), tuned(vector_multiplier), tuned(gather_lanes),
                               tuned(interleaved_gather_lanes)};
@@ -457,19 +361,16 @@ public:
         const int flat_channels = interleaved_rows;
         const Type pixel = input.type();
         const bool fixed = pixel == UInt(8);
-        const bool grouped_rows = fixed && flat_channels > 0;  // the uint8 interleaved_rows kernels
+        const bool grouped_rows = fixed && flat_channels > 0;  // the uint8 NHWC rows kernels
         namespace fact = knobs::fact;
         Tuned tuned("resize_filtered", get_target(),
                     (fixed ? fact::uint8 : 0) | (antialias ? fact::antialias : 0) |
                         (filter == Filter::cubic ? fact::bicubic : 0) | (flat_channels > 0 ? fact::flat_rows : 0) |
                         (grouped_rows ? fact::grouped_rows : 0));
         const bool gathers = !fixed && !antialias && tuned.on(horizontal_gathers);
-        // interleaved_rows float32 with pixel_vectors: the horizontal pass,
-        // (x, y, q, n) with q a lane of output pixel x's vector.
         const bool pixel_vectors_on = flat_channels > 0 && !fixed && tuned.on(pixel_vectors);
         tuned = tuned.with(fact::gathers, gathers).with(fact::pixel_vectors, pixel_vectors_on);
         const float first_below = tuned(vertical_first_below);
-        // uint8: pairs of adjacent input columns stored per strip, or formed per tap pair.
         const bool pairs_stored = tuned.on(stored_pairs);
         if (flat_channels > 0) {
             _halide_user_assert(!host_tables && !(fixed && pairs_stored))
@@ -481,7 +382,9 @@ public:
             accept_any_layout(output);
         }
         Var x("x"), y("y"), c("c"), n("n"), k("k");
+        const Passes passes{antialias, filter, x, y, c, n};
 
+        // Each axis' taps (filters.h).
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w, channels_last};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
         const bool span = tuned.on(span_taps);
@@ -491,244 +394,94 @@ public:
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
         if (host_tables) {
             // With antialias the tables are fitted inside the image
-            // (resize_taps), for as many taps as their weight tables have
-            // rows.
-            auto count = [&](const GivenTables &given) {
-                return antialias ? given.weight->dim(0).extent() : Expr();
-            };
+            // (resize_taps), for as many taps as their weight tables have rows.
+            auto count = [&](const GivenTables &given) { return antialias ? given.weight->dim(0).extent() : Expr(); };
             taps_x = with_given_tables(taps_x, *given_x.start, *given_x.weight, *given_x.shift, axis_x.in,
                                        count(given_x));
             taps_y = with_given_tables(taps_y, *given_y.start, *given_y.weight, *given_y.shift, axis_y.in,
                                        count(given_y));
         }
-        // x86 evaluates horizontal taps per pixel tile: from a table there.
-        // Vertical taps are per row: without antialias their clamps are
-        // hoisted out of the row's vectors, and a table's promise (an impure
-        // call to Halide) would keep those vectors' tails from being
-        // predicated. With antialias the vertical sum is a reduction over a
-        // tap loop, whose clamps were recomputed per tap (8 scalar ops)
-        // where a table load will do; a reduction's vectors have no
-        // predicated tails anyway (the schedule rounds its rows up).
+        // Index tables where a schedule evaluates the horizontal taps per
+        // pixel tile (x86). Vertical taps are per row: without antialias
+        // their clamps are hoisted out of the row's vectors, and a table's
+        // promise (an impure call to Halide) would keep those vectors' tails
+        // from being predicated. With antialias the vertical sum is a
+        // reduction over a tap loop, whose clamps were recomputed per tap (8
+        // scalar ops) where a table load will do; a reduction's vectors have
+        // no predicated tails anyway (the schedule rounds its rows up).
         if (tuned.on(index_tables)) {
             taps_x = with_index_table(taps_x, k);
             if (antialias) taps_y = with_index_table(taps_y, k);
         }
+        const FilteredGpuKnobs gpu = gpu_knobs(tuned);
 
-        // The x86 schedule's knobs (the GeneratorParams above, resolved).
-        auto x86_knobs = [&] {
-            ResizeKnobs knobs{tuned(rows_per_task), tuned(vector_multiplier)};
-            knobs.planar_rows_per_task = tuned(planar_rows_per_task);
-            knobs.horizontal_lanes = tuned(horizontal_lanes);
-            knobs.light_horizontal_taps = !fixed && (!antialias || (flat_channels > 0 && filter == Filter::linear));
-            knobs.horizontal_plane_tasks_from = tuned(horizontal_plane_tasks_from);
-            knobs.vertical_vectors = tuned(vertical_vectors);
-            knobs.vertical_row_sums = tuned.on(vertical_row_sums);
-            knobs.horizontal_gathers = gathers;
-            knobs.parallel_images = tuned.on(parallel_images);
-            if (!tuned.on(rgb_branches)) {
-                std::vector<int> &pixels = knobs.interleaved_pixels;
-                pixels.erase(std::remove(pixels.begin(), pixels.end(), 3), pixels.end());
-            }
-            knobs.tile_store_bytes = tuned(tile_store_bytes);
-            return knobs;
-        };
-
-        // The CUDA schedule's knobs (the GeneratorParams above, resolved).
-        FilteredGpuKnobs gpu{{tuned(gpu_tile_width), tuned(gpu_tile_height), tuned(gpu_rows_per_thread)}};
-        gpu.rows_per_thread_few = tuned(gpu_rows_per_thread_few);
-        gpu.few_outputs = tuned(gpu_few_outputs);
-        gpu.interleaved_pixels = tuned.on(gpu_interleaved_pixels);
-        gpu.interleaved_rows = tuned(gpu_interleaved_rows);
-        gpu.interleaved_rows_few = tuned(gpu_interleaved_rows_few);
-        gpu.planar_pixels_from = tuned(gpu_planar_pixels_from);
-        gpu.planar_planes = tuned.on(gpu_planar_planes);
-        gpu.tap_unroll = tuned(gpu_tap_unroll);
-        gpu.horizontal_rows = tuned(gpu_horizontal_rows);
-        if (antialias && tuned.on(gpu_narrow_rows)) {
-            gpu.narrow_rows = tuned(gpu_narrow_rows);
-            gpu.narrow_tile_height = tuned(gpu_narrow_tile_height);
-            gpu.narrow_grid = many_small_planes(output.dim(0).extent(), output.dim(1).extent(),
-                                                output.dim(2).extent(), output.dim(3).extent(), gpu.few_outputs);
-        }
-
+        // The passes, horizontal first, as PyTorch sums them.
         RDom rx(0, taps_x.taps, "rx"), ry(0, taps_y.taps, "ry");
-        // uint8 on x86: the horizontal taps in pairs, (lane in the pair, pair).
         const bool paired = fixed && tuned.on(tap_pairs);
-        RDom rpair(0, 2, 0, (taps_x.taps + 1) / 2, "rpair");
-        Func clamped_columns("clamped_columns"), column_pairs("column_pairs"), source_rows("source_rows");
-
-        // The passes' sums (define_tap_sum).
-        Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
-        // The vertical pass first (float32 on x86): resized_y is input-wide.
-        Func sum_y_first("sum_y_first"), resized_y("resized_y"), sum_x_second("sum_x_second");
-        Func resized_yx("resized_yx");
-        Func resized_y_rows("resized_y_rows");  // interleaved_rows: resized_y's flat rows
-        Func pixel_sum("pixel_sum");
-        Var q("q");
-        Expr vertical_first;  // undefined where only the horizontal-first order is built
-        // The vertical uint8 pass on x86: its taps in pairs, each pair's two
-        // products summed in a Func of its own, which the schedule computes
-        // per output vector. x86 multiplies two int16 pairs and adds the
-        // products in one instruction (pmaddwd), which Halide emits for an
-        // Add of two widening multiplies, but lowering (its grouping of loop
-        // invariants) re-nests a sum inlined whole into one chain of single
-        // products; a pair computed apart keeps its Add. Integer sums: the
-        // order changes nothing. (CUDA keeps the chain.)
-        // With antialias, x86 pairs the taps where it sums whole rows at once.
+        ColumnPairs pairs_x(taps_x);
         const bool pairs_y = fixed && tuned.on(vertical_pairs) && (!antialias || tuned.on(vertical_row_sums));
         std::vector<Func> tap_pairs_y;
         RDom rpair_y(0, (taps_y.taps + 1) / 2, "rpair_y");
         const RVar r_y = antialias && pairs_y ? rpair_y.x : ry.x;  // the vertical reduction's taps or pairs
-        auto define_sum = [&](Func sum, const AxisTaps &taps, RVar r, const std::function<Expr(Expr)> &pixel,
-                              Expr init, const Product &product, std::vector<Func> *pairs) {
-            define_tap_sum(sum, taps, r, pixel, init, product, antialias, filter, pairs, x, y, c, n);
-        };
+        Func sum_x("sum_x"), resized_x("resized_x"), sum_y("sum_y");
+        VerticalFirst first;
+        NarrowBlocks narrow;
+        Expr vertical_first;  // undefined where only the horizontal-first order is built
         auto input_column = [&](Expr tap) { return input(tap, y, c, n); };
         auto resized_row = [&](Expr tap) { return resized_x(x, tap, c, n); };
-        // The vertical sums the output reads: sum_y's, and on the CUDA
-        // narrow blocks' grids (cuda_loops.h, GpuKnobs::narrow_grid) the same
-        // two passes built once more, for those blocks' threads.
-        Func sum_x_narrow("sum_x_narrow"), resized_x_narrow("resized_x_narrow"), sum_y_narrow("sum_y_narrow");
-        auto vertical_sum = [&](Expr init_x, Expr init_y, const Product &product,
-                                const std::function<Expr(Expr)> &resized_value) {
-            if (!gpu.narrow_grid.defined()) return Expr(sum_y(x, y, c, n));
-            define_sum(sum_x_narrow, taps_x, rx, input_column, init_x, product, nullptr);
-            resized_x_narrow(x, y, c, n) = resized_value(sum_x_narrow(x, y, c, n));
-            auto narrow_row = [&](Expr tap) { return resized_x_narrow(x, tap, c, n); };
-            define_sum(sum_y_narrow, taps_y, ry, narrow_row, init_y, product, nullptr);
-            return select(gpu.narrow_grid, sum_y_narrow(x, y, c, n), sum_y(x, y, c, n));
-        };
         if (fixed) {
-            // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)  (docs/SEMANTICS.md 3.2)
-            // p shifts as unsigned: Halide shifts by a signed amount either
-            // way (a left and a right shift and a select per vector); 6-7%
-            // of the uint8 bilinear/bicubic time on the build machine.
-            const Product widened_product = fixed_point_product;
-            Expr init_x = cast<int32_t>(1) << (taps_x.shift() - 1);
-            if (paired) {
-                // x86 multiplies two int16 pairs and adds the products in one
-                // instruction (pmaddwd, or vpdpwssd with the accumulator):
-                // taps are summed two at a time, from pairs of adjacent input
-                // columns (integer sums, so the order changes nothing). A
-                // uint8 tap k reads column min(start + k, in - 1), and taps
-                // past the edge weigh 0 (filters.h), so the pair at start + 2p
-                // serves taps 2p and 2p + 1. Its second column may lie one
-                // past the edge. Two equal statements of the pairs: stored per
-                // strip, each pair clamps its columns; formed per tap pair,
-                // the columns are clamped once, before they are paired.
-                Var j("j");
-                auto clamped_column = [&](Expr column) { return input(clamp_tap_above(column, axis_x.in), y, c, n); };
-                if (pairs_stored) {
-                    column_pairs(j, x, y, c, n) = clamped_column(x + j);
-                } else {
-                    if (grouped_rows) {
-                        // The strip the schedule stages: the input's rows
-                        // (those past its last repeat it), picked as many
-                        // at a time as the schedule stores per vector
-                        // register (columns.h), so that a row's channels
-                        // stay one dense load (a vector over several rows
-                        // of them is a gather). The general kernels read
-                        // plain rows: read so, planar batches lost 4-20%
-                        // (runtime/src/resize.cpp).
-                        const int group = horizontal_rows_per_store(get_target(), x86_knobs(), input.type());
-                        source_rows(x, y, c, n) = picked_in_groups(y, group, [&](Expr j) {
-                            return input(x, min(j, axis_y.in - 1), c, n);
-                        });
-                        clamped_columns(x, y, c, n) = source_rows(clamp_tap_above(x, axis_x.in), y, c, n);
-                    } else {
-                        clamped_columns(x, y, c, n) = clamped_column(x);
-                    }
-                    column_pairs(j, x, y, c, n) = clamped_columns(x + j, y, c, n);
-                }
-                Expr pair_pixel = column_pairs(rpair.x, taps_x.tap(2 * rpair.y), y, c, n);
-                sum_x(x, y, c, n) = init_x;
-                Expr pair_weight = taps_x.weight(2 * rpair.y + rpair.x, x);
-                sum_x(x, y, c, n) += widened_product(cast<int16_t>(pair_pixel), pair_weight);
-            } else {
-                define_sum(sum_x, taps_x, rx, input_column, init_x, widened_product, nullptr);
-            }
+            // acc = 2^(p-1) + sum(pixel * w16); y = clamp(acc >> p, 0, 255)
+            // (docs/SEMANTICS.md 3.2). p shifts as unsigned: Halide shifts by
+            // a signed amount either way (a left and a right shift and a
+            // select per vector); 6-7% of the uint8 bilinear/bicubic time on
+            // the build machine.
             auto resized_value = [&](Expr sum) {
                 return cast<uint8_t>(clamp(sum >> cast<uint32_t>(taps_x.shift()), 0, 255));
             };
+            Expr init_x = cast<int32_t>(1) << (taps_x.shift() - 1);
+            if (paired) {
+                const int group =
+                    grouped_rows ? horizontal_rows_per_store(get_target(), x86_knobs(tuned), input.type()) : 0;
+                pairs_x.define(input, axis_x.in, axis_y.in, pairs_stored, group, passes);
+                pairs_x.define_sum(sum_x, taps_x, init_x, fixed_point_product, passes);
+            } else {
+                passes.sum(sum_x, taps_x, rx, input_column, init_x, fixed_point_product);
+            }
             resized_x(x, y, c, n) = resized_value(sum_x(x, y, c, n));
             Expr init_y = cast<int32_t>(1) << (taps_y.shift() - 1);
-            define_sum(sum_y, taps_y, r_y, resized_row, init_y, widened_product, pairs_y ? &tap_pairs_y : nullptr);
-            Expr sum = vertical_sum(init_x, init_y, widened_product, resized_value);
+            passes.sum(sum_y, taps_y, r_y, resized_row, init_y, fixed_point_product, pairs_y ? &tap_pairs_y : nullptr);
+            Expr sum = narrow.vertical_sum(gpu.narrow_grid, sum_y(x, y, c, n), taps_x, taps_y, rx, ry, input_column,
+                                           init_x, init_y, fixed_point_product, resized_value, passes);
             output(x, y, c, n) = cast<uint8_t>(clamp(sum >> cast<uint32_t>(taps_y.shift()), 0, 255));
         } else {
             // Sequential float32 sums, taps in order, as PyTorch accumulates.
-            const Product product = float_product;
-            define_sum(sum_x, taps_x, rx, input_column, 0.0f, product, nullptr);
+            passes.sum(sum_x, taps_x, rx, input_column, 0.0f, float_product);
             resized_x(x, y, c, n) = sum_x(x, y, c, n);
-            define_sum(sum_y, taps_y, ry, resized_row, 0.0f, product, nullptr);
+            passes.sum(sum_y, taps_y, ry, resized_row, 0.0f, float_product);
             if (first_below <= 0 && flat_channels == 0) {
-                output(x, y, c, n) = vertical_sum(0.0f, 0.0f, product, [](Expr sum) { return sum; });
+                output(x, y, c, n) = narrow.vertical_sum(gpu.narrow_grid, sum_y(x, y, c, n), taps_x, taps_y, rx, ry,
+                                                         input_column, 0.0f, 0.0f, float_product,
+                                                         [](Expr sum) { return sum; }, passes);
+            } else if (flat_channels > 0) {
+                // The only order of this kernel (the wrapper picks it for
+                // images that shrink enough in y).
+                first.define_flat_rows(input, flat_channels, axis_x.in, pixel_vectors_on, taps_y, ry, passes);
+                Expr resized = first.define_columns(taps_x, rx, passes);
+                vertical_first = Halide::Internal::const_true();
+                output(x, y, c, n) =
+                    pixel_vectors_on ? first.define_pixel_vectors(flat_channels, taps_x, rx, passes) : resized;
             } else {
-                // Both orders are within docs/SEMANTICS.md's float32 tolerance of
-                // PyTorch's (which sums the 2-D taps directly without
-                // antialias). Vertical first, the horizontal pass (the
-                // costlier one on x86: it transposes tiles, or gathers)
-                // runs over the output's rows instead of the input's, which
-                // pays where the image shrinks enough in y (pass_order.h).
-                if (flat_channels > 0) {
-                    // Interleaved pixels: along a row's flat run of values
-                    // (x here indexes the values, c is unused), one dense
-                    // load per tap row and no shuffles; the horizontal pass
-                    // then reads its pixels' channels apart, as it reads an
-                    // interleaved input's. Each task needs only its own rows
-                    // of the vertical pass, as planar images' do. Read as
-                    // pixel vectors (below), an RGB row is one value longer:
-                    // the last pixel's padding lane, a copy of its last
-                    // value (the clamp is peeled off the row's other vectors).
-                    Expr value = x;
-                    if (pixel_vectors_on && flat_channels < kPixelLanes) {
-                        value = min(likely(x), flat_channels * axis_x.in - 1);
-                    }
-                    auto flat_row = [&](Expr tap) {
-                        return input(value / flat_channels, tap, value % flat_channels, n);
-                    };
-                    define_sum(sum_y_first, taps_y, ry, flat_row, 0.0f, product, nullptr);
-                    resized_y_rows(x, y, c, n) = sum_y_first(x, y, c, n);
-                    resized_y(x, y, c, n) = resized_y_rows(flat_channels * x + c, y, 0, n);
-                } else {
-                    auto input_row = [&](Expr tap) { return input(x, tap, c, n); };
-                    define_sum(sum_y_first, taps_y, ry, input_row, 0.0f, product, nullptr);
-                    resized_y(x, y, c, n) = sum_y_first(x, y, c, n);
-                }
-                auto resized_column = [&](Expr tap) { return resized_y(tap, y, c, n); };
-                define_sum(sum_x_second, taps_x, rx, resized_column, 0.0f, product, nullptr);
-                resized_yx(x, y, c, n) = sum_x_second(x, y, c, n);
-                if (flat_channels > 0) {
-                    // The only order of this kernel (the wrapper picks it
-                    // for images that shrink enough in y).
-                    vertical_first = Halide::Internal::const_true();
-                    if (pixel_vectors_on) {
-                        // A pixel's channels as one vector of kPixelLanes
-                        // (the lane q reads value q of the pixel's run; past
-                        // an RGB pixel's three it reads the next pixel's
-                        // first, and is not stored): a tap is one dense load
-                        // at the pixel's offset in the flat row, where the
-                        // tiles transpose and the gathers read lane by lane.
-                        auto pixel_lanes = [&](Expr tap) {
-                            return resized_y_rows(flat_channels * tap + q, y, 0, n);
-                        };
-                        define_tap_sum(pixel_sum, taps_x, rx, pixel_lanes, 0.0f, product, antialias, filter, nullptr,
-                                       x, y, q, n);
-                        output(x, y, c, n) = pixel_sum(x, y, c, n);
-                    } else {
-                        output(x, y, c, n) = resized_yx(x, y, c, n);
-                    }
-                } else {
-                    // The input's rows must be planar: interleaved images
-                    // lost here (schedules/resize_x86.cpp), and RGB ones take
-                    // the interleaved_rows kernel instead. Only the input's
-                    // stride is tested: with the output's too (planar()),
-                    // Halide kept the vertical-first tiles behind per-branch
-                    // `used` flags and lost 1.03-1.4x (H200 host, 2026-11-21).
-                    vertical_first = layout_of(input, output).planar_input() &&
-                                     cast<float>(axis_y.out) <= cast<float>(axis_y.in) * first_below;
-                    output(x, y, c, n) = select(vertical_first, resized_yx(x, y, c, n), sum_y(x, y, c, n));
-                }
+                first.define_rows(input, taps_y, ry, passes);
+                Expr resized = first.define_columns(taps_x, rx, passes);
+                // The input's rows must be planar: interleaved images lost
+                // here (schedules/resize_x86.cpp), and RGB ones take the NHWC
+                // rows kernel instead. Only the input's stride is tested:
+                // with the output's too (planar()), Halide kept the
+                // vertical-first tiles behind per-branch `used` flags and
+                // lost 1.03-1.4x (H200 host, 2026-11-21).
+                vertical_first = layout_of(input, output).planar_input() &&
+                                 cast<float>(axis_y.out) <= cast<float>(axis_y.in) * first_below;
+                output(x, y, c, n) = select(vertical_first, resized, sum_y(x, y, c, n));
             }
         }
 
@@ -745,17 +498,59 @@ public:
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
                                       output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output)};
             funcs.input_rows_read = taps_y.window_extent;
-            if (paired) funcs.paired = {clamped_columns, column_pairs, rpair.x, rpair.y, source_rows};
+            if (paired) funcs.paired = {pairs_x.clamped, pairs_x.columns, pairs_x.pair.x, pairs_x.pair.y, pairs_x.rows};
             funcs.vertical_pairs = tap_pairs_y;
-            funcs.vertical_first = {vertical_first, sum_y_first, resized_y, sum_x_second, resized_yx};
-            if (gpu.narrow_grid.defined()) funcs.narrow = {resized_x_narrow, sum_x_narrow, sum_y_narrow};
-            if (flat_channels > 0) funcs.vertical_first.flat_rows = resized_y_rows;
-            if (pixel_vectors_on) funcs.vertical_first.pixel_vectors = {pixel_sum, q, kPixelLanes};
+            funcs.vertical_first = {vertical_first, first.sum_y, first.resized_y, first.sum_x, first.resized};
+            if (gpu.narrow_grid.defined()) funcs.narrow = {narrow.resized_x, narrow.sum_x, narrow.sum_y};
+            if (flat_channels > 0) funcs.vertical_first.flat_rows = first.flat_rows;
+            if (pixel_vectors_on) funcs.vertical_first.pixel_vectors = {first.pixel_sum, first.lane, kPixelLanes};
             for (const AxisTaps *taps : {&taps_x, &taps_y}) {
                 if (taps->largest.defined()) funcs.maxima.push_back({taps->largest, taps->largest_over});
             }
-            schedule_resize_filtered(funcs, get_target(), x86_knobs(), gpu);
+            schedule_resize_filtered(funcs, get_target(), x86_knobs(tuned), gpu);
         }
+    }
+
+private:
+    // The x86 schedule's knobs, resolved.
+    ResizeKnobs x86_knobs(const Tuned &tuned) const {
+        const bool fixed = input.type() == UInt(8);
+        ResizeKnobs knobs{tuned(rows_per_task), tuned(vector_multiplier)};
+        knobs.planar_rows_per_task = tuned(planar_rows_per_task);
+        knobs.horizontal_lanes = tuned(horizontal_lanes);
+        knobs.light_horizontal_taps = !fixed && (!antialias || (interleaved_rows > 0 && filter == Filter::linear));
+        knobs.horizontal_plane_tasks_from = tuned(horizontal_plane_tasks_from);
+        knobs.vertical_vectors = tuned(vertical_vectors);
+        knobs.vertical_row_sums = tuned.on(vertical_row_sums);
+        knobs.horizontal_gathers = !fixed && !antialias && tuned.on(horizontal_gathers);
+        knobs.parallel_images = tuned.on(parallel_images);
+        if (!tuned.on(rgb_branches)) {
+            std::vector<int> &pixels = knobs.interleaved_pixels;
+            pixels.erase(std::remove(pixels.begin(), pixels.end(), 3), pixels.end());
+        }
+        knobs.tile_store_bytes = tuned(tile_store_bytes);
+        return knobs;
+    }
+
+    // The CUDA schedule's knobs, resolved.
+    FilteredGpuKnobs gpu_knobs(const Tuned &tuned) const {
+        FilteredGpuKnobs gpu{{tuned(gpu_tile_width), tuned(gpu_tile_height), tuned(gpu_rows_per_thread)}};
+        gpu.rows_per_thread_few = tuned(gpu_rows_per_thread_few);
+        gpu.few_outputs = tuned(gpu_few_outputs);
+        gpu.interleaved_pixels = tuned.on(gpu_interleaved_pixels);
+        gpu.interleaved_rows = tuned(gpu_interleaved_rows);
+        gpu.interleaved_rows_few = tuned(gpu_interleaved_rows_few);
+        gpu.planar_pixels_from = tuned(gpu_planar_pixels_from);
+        gpu.planar_planes = tuned.on(gpu_planar_planes);
+        gpu.tap_unroll = tuned(gpu_tap_unroll);
+        gpu.horizontal_rows = tuned(gpu_horizontal_rows);
+        if (antialias && tuned.on(gpu_narrow_rows)) {
+            gpu.narrow_rows = tuned(gpu_narrow_rows);
+            gpu.narrow_tile_height = tuned(gpu_narrow_tile_height);
+            gpu.narrow_grid = many_small_planes(output.dim(0).extent(), output.dim(1).extent(),
+                                                output.dim(2).extent(), output.dim(3).extent(), gpu.few_outputs);
+        }
+        return gpu;
     }
 };
 

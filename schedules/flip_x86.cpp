@@ -120,7 +120,7 @@ void schedule_flip_x86(FlipFuncs f, const Target &target, const FlipKnobs &knobs
         }
     }
 
-    // The prefetches of the next row before each row (flip_prefetch_lines).
+    // The prefetches of the next row before each row (the knob prefetch_lines).
     if (f.ahead.defined()) f.ahead.compute_at(f.output, Var("yi"));
 
     if (f.interleaved_rows > 0) {

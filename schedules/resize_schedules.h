@@ -12,8 +12,9 @@
 namespace hres {
 
 // Knobs exposed as GeneratorParams (see resize_generator.cpp) so tuning tools
-// can vary them without editing code. The tuned defaults live there; the
-// defaults here only stand for "the schedule's own choice".
+// can vary them without editing code. The tuned defaults live in
+// kernels/knobs.toml; the defaults here only stand for "the schedule's own
+// choice".
 struct ResizeKnobs {
     int rows_per_task;      // output rows per parallel task
     int vector_multiplier;  // vector width = multiplier * natural width of the pixel type

@@ -514,7 +514,7 @@ void schedule_horizontal_tiles(HorizontalPass p, FilteredResizeFuncs f, int v, c
 // 2026-11-21 (late night). Those run it along flat rows in kernels of their
 // own (interleaved_rows: `when` is then true, the output has no other order,
 // the tiles read the pixels' channels apart; runtime/src/resize.cpp).
-// Threshold 0.6 -> 0.7 (generators/pass_order.h, shared with the wrapper):
+// Threshold 0.6 -> 0.7 (kernels/knobs.toml, shared with the wrapper):
 // h100 16 threads 4x3x1080x1920 -> 720x1280 bicubic 1677-1858 -> 1354-1491 us,
 // one 3-7% loss (2026-11-25 (late night)).
 void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
@@ -562,8 +562,8 @@ void schedule_resize_filtered_x86(FilteredResizeFuncs f, const Target &target,
             // is stored whole. Bilinear is 14 instructions a pixel on AVX2,
             // where the tiles transpose twice: build-zen3 RGB 500x400 ->
             // 256x256 bilinear, tiles 189-258 -> 132-186 us. Lost: bicubic on
-            // the AVX-512 entries (h200 332-342 -> 384-445 us;
-            // generators/pass_order.h); with antialias, a pixel's tap loop
+            // the AVX-512 entries (h200 332-342 -> 384-445 us; the knob
+            // pixel_vectors); with antialias, a pixel's tap loop
             // (1.3x) and four pixels at a time over a row buffer (392-396 ->
             // 430-465 us); pixel vectors for planar RGB. RESULTS.md@89f6099
             // 2026-11-28 (evening); runtime/src/resize.cpp compares the

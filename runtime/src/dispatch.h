@@ -28,7 +28,7 @@ enum : uint32_t {
     two_columns = 1u << 2,     // in.w >= 2
     tile_wide = 1u << 3,       // resize: in.w and out.w at least a 16-lane tile
     vertical_first = 1u << 4,  // float32 resize: out.h within the fraction of in.h for which the
-                               // vertical pass goes first (generators/pass_order.h)
+                               // vertical pass goes first (kernels/knobs.toml, vertical_first_below)
     copy_fits = 1u << 5,       // sampling: the padded copy within set_padded_copy_limit
     word_span = 1u << 6,       // sampling: the input spans at least one 32-bit word of elements
     three_channels = 1u << 7,  // c == 3

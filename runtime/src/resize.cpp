@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace hres {
 
@@ -215,6 +216,31 @@ std::pair<Image, Image> planar_rows(const Image &in, const Image &out) {
     return {flat(in), flat(out)};
 }
 
+// Where the float32 NHWC rows kernels run their vertical pass first, as
+// their generator reads it from the knob table (vertical_first_below, with
+// the facts those kernels have on this x86 entry; knob targets are the
+// entries, in the same order), looked up once per entry, filter and
+// antialias.
+float rows_kernels_vertical_first_below(int entry, bool bicubic, bool antialias) {
+    static const std::vector<float> below = [] {
+        namespace kf = knobs::fact;
+        std::vector<float> table;
+        for (int e = 0; e < internal::kX86EntryCount; e++) {
+            for (int combo = 0; combo < 4; combo++) {
+                uint32_t facts = kf::flat_rows | (combo & 1 ? kf::bicubic : 0) | (combo & 2 ? kf::antialias : 0) |
+                                 (internal::kX86Entries[e].llvm_gathers ? kf::llvm_gathers : 0);
+                auto on = [&](const char *knob) {
+                    return tuned_default("resize_filtered", knob, e, facts).value_or(0) > 0;
+                };
+                facts |= (on("horizontal_gathers") ? kf::gathers : 0) | (on("pixel_vectors") ? kf::pixel_vectors : 0);
+                table.push_back(float(tuned_default("resize_filtered", "vertical_first_below", e, facts).value_or(0)));
+            }
+        }
+        return table;
+    }();
+    return below[4 * entry + (bicubic ? 1 : 0) + (antialias ? 2 : 0)];
+}
+
 // The call as the dispatcher sees it (nearest: on the views its kernels copy).
 internal::Call describe(const Image &in, const Image &out, const ResizeOptions &options) {
     using namespace internal;
@@ -231,17 +257,8 @@ internal::Call describe(const Image &in, const Image &out, const ResizeOptions &
     fact(Fact::tile_wide, in.w >= kTile && out.w >= kTile);
     if (in.device == Device::cpu && in.dtype == DType::f32 && options.mode != Interp::nearest &&
         options.mode != Interp::nearest_exact) {
-        // The interleaved_rows kernels' pass-order threshold, from the knob
-        // table as their generator reads it (knob targets are the entries,
-        // in the same order; LLVM gathers where the entry's kernels do).
-        namespace kf = knobs::fact;
-        const int target = call.cpu.entry;
-        uint32_t facts = kf::flat_rows | (options.antialias ? kf::antialias : 0) | (bicubic ? kf::bicubic : 0) |
-                         (kX86Entries[target].llvm_gathers ? kf::llvm_gathers : 0);
-        auto on = [&](const char *knob) { return tuned_default("resize_filtered", knob, target, facts).value_or(0) > 0; };
-        facts |= (on("horizontal_gathers") ? kf::gathers : 0) | (on("pixel_vectors") ? kf::pixel_vectors : 0);
-        const double below = tuned_default("resize_filtered", "vertical_first_below", target, facts).value_or(0);
-        fact(Fact::vertical_first, float(out.h) <= float(below) * float(in.h));
+        const float below = rows_kernels_vertical_first_below(call.cpu.entry, bicubic, options.antialias);
+        fact(Fact::vertical_first, float(out.h) <= below * float(in.h));
     }
     return call;
 }
