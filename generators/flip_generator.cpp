@@ -16,6 +16,7 @@ public:
     // x86 kernels for NHWC pixels of this many channels only, each row read
     // as one flat run (0: any layout; see below).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
+    GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
 
     // Knobs (kernels/knobs.toml has their tuned defaults and records).
     // Horizontal flips of images larger than serial_elements: each output
@@ -68,7 +69,7 @@ public:
         Expr mirrored_y = select(vertical, input.dim(1).extent() - 1 - y, y);
         Func staged("staged"), mirrored_row("mirrored_row");
         Func ahead;  // rows_ahead, where prefetches run
-        const Tuned tuned("flip", get_target(), input.type() == UInt(8) ? knobs::fact::uint8 : 0);
+        const Tuned tuned("flip", kernel, get_target(), input.type() == UInt(8) ? knobs::fact::uint8 : 0);
         const bool mirrors_in_loops = tuned.on(scalar_mirrors);
         // Images the x86 schedule copies in one serial loop, in cache.
         Expr small = output.dim(0).extent() * output.dim(1).extent() * output.dim(2).extent() *

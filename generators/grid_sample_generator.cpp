@@ -194,6 +194,7 @@ template<typename T>
 class SamplerBase : public Generator<T> {
 public:
     GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
+    GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows (or
     // where LLVM gathers, each tap) read a copy of the input padded as that
@@ -260,7 +261,7 @@ protected:
     Tuned tuned(Type pixel, bool with_windows = false) const {
         namespace fact = knobs::fact;
         const bool byte_words = interleaved_rows > 0 || planar_words;
-        return Tuned("grid_sample", this->get_target(),
+        return Tuned("grid_sample", kernel, this->get_target(),
                      (pixel == UInt(8) ? fact::uint8 : 0) | (mode == SampleMode::bicubic ? fact::bicubic : 0) |
                          (mode == SampleMode::nearest ? fact::nearest : 0) | (byte_words ? fact::byte_words : 0) |
                          (prefetch_ahead ? fact::prefetch_ahead : 0) |

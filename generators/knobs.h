@@ -17,10 +17,11 @@ constexpr int kTuned = -1;
 
 class Tuned {
 public:
-    // `facts`: the kernel's knobs::fact bits; the target's own (LLVM's
-    // vectorizer, and whether it gathers) are added here.
-    Tuned(std::string section, const Halide::Target &target, uint32_t facts)
-        : section_(std::move(section)), target_(target_of(target)), facts_(facts) {
+    // `kernel`: the kernel table's name for the kernel being built (its
+    // GeneratorParam `kernel`); `facts`: its knobs::fact bits; the target's
+    // own (LLVM's vectorizer, and whether it gathers) are added here.
+    Tuned(std::string section, std::string kernel, const Halide::Target &target, uint32_t facts)
+        : section_(std::move(section)), kernel_(std::move(kernel)), target_(target_of(target)), facts_(facts) {
         if (llvm_vectorizer(target)) facts_ |= knobs::fact::llvm_vectorizer;
         if (llvm_gathers(target)) facts_ |= knobs::fact::llvm_gathers;
     }
@@ -66,12 +67,13 @@ private:
     }
 
     double lookup(const std::string &knob) const {
-        const std::optional<double> v = tuned_default(section_.c_str(), knob.c_str(), target_, facts_);
+        const std::optional<double> v =
+            tuned_default(section_.c_str(), knob.c_str(), kernel_.c_str(), target_, facts_);
         _halide_user_assert(v.has_value()) << "kernels/knobs.toml has no default for " << section_ << "." << knob;
         return *v;
     }
 
-    std::string section_;
+    std::string section_, kernel_;
     int target_;
     uint32_t facts_;
 };

@@ -35,6 +35,7 @@ void set_seed_estimates(In &input, Out &output) {
 class ResizeNearest : public Generator<ResizeNearest> {
 public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
+    GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
     // x86 uint8: a kernel for densely interleaved RGB images only (3; 0 =
     // any layout) that reads each output pixel as one 32-bit word at a byte
     // offset, which LLVM's loop vectorizer gathers in hardware (the
@@ -89,7 +90,7 @@ public:
 
     void generate() {
         const bool fixed = input.type() == UInt(8);
-        const Tuned tuned("resize_nearest", get_target(),
+        const Tuned tuned("resize_nearest", kernel, get_target(),
                           (fixed ? knobs::fact::uint8 : 0) |
                               (planar_pixel_lanes == 1 ? knobs::fact::scalar_pixel_copies : 0));
         const bool pixel_words = interleaved_rows > 0;
@@ -223,6 +224,7 @@ public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
+    GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
     // x86: a kernel for densely interleaved (NHWC) images of this many
     // channels only (0 = any layout). float32 always runs the vertical pass
     // first, along each row's flat run of values; the wrapper takes it where
@@ -363,7 +365,7 @@ public:
         const bool fixed = pixel == UInt(8);
         const bool grouped_rows = fixed && flat_channels > 0;  // the uint8 NHWC rows kernels
         namespace fact = knobs::fact;
-        Tuned tuned("resize_filtered", get_target(),
+        Tuned tuned("resize_filtered", kernel, get_target(),
                     (fixed ? fact::uint8 : 0) | (antialias ? fact::antialias : 0) |
                         (filter == Filter::cubic ? fact::bicubic : 0) | (flat_channels > 0 ? fact::flat_rows : 0) |
                         (grouped_rows ? fact::grouped_rows : 0));
@@ -570,6 +572,7 @@ public:
     GeneratorParam<Filter> filter{"filter", Filter::linear,
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
+    GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
 
     // Knobs (kernels/knobs.toml has their tuned defaults and records).
     GeneratorParam<int> rows_per_task{"rows_per_task", kTuned};
@@ -594,7 +597,7 @@ public:
         _halide_user_assert(pixel == output.type() && (pixel == UInt(8) || pixel == Float(32)))
             << "resize_vertical: uint8 or float32, the same in and out";
         const bool fixed = pixel == UInt(8);
-        const Tuned tuned("resize_vertical", get_target(), fixed ? knobs::fact::uint8 : 0);
+        const Tuned tuned("resize_vertical", kernel, get_target(), fixed ? knobs::fact::uint8 : 0);
         accept_planar(input);
         accept_planar(output);
         Var x("x"), y("y"), c("c"), n("n"), k("k");
@@ -652,6 +655,7 @@ public:
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<Type> pixel{"pixel", UInt(8)};
+    GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
     // With antialias: the kernels' tap loops as long as the span bound (1)
     // or PyTorch's (0), a knob (kernels/knobs.toml). The count travels with
     // the tables (taps, below).
@@ -674,7 +678,8 @@ public:
     void generate() {
         Var i("i"), k("k");
         AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
-        const bool span = Tuned("resize_taps", get_target(), pixel == UInt(8) ? knobs::fact::uint8 : 0).on(span_taps);
+        const Tuned tuned("resize_taps", kernel, get_target(), pixel == UInt(8) ? knobs::fact::uint8 : 0);
+        const bool span = tuned.on(span_taps);
         AxisTaps axis_taps = antialias ? fit_inside(antialias_taps(axis, filter, pixel, i, k, span), axis.in, k)
                                        : interpolating_taps(axis, filter, pixel, i, k);
         start(i) = axis_taps.start(i);

@@ -141,7 +141,7 @@ def make_kernel(family, combo, target, entries, entry_names, dtypes, cuda_target
         "generator": fill(family["generator"]),
         "target": target,
         "device": "cuda" if target == "cuda" else "cpu",
-        "params": [p for p in (fill(p) for p in family.get("params", [])) if p],
+        "params": [p for p in (fill(p) for p in family.get("params", [])) if p] + [f"kernel={name}"],
         "call": fill(family.get("call", family["generator"])),
         "tables": fill(family["tables"]) if "tables" in family else None,
         "splits_batch": bool(family.get("splits_batch", False)),
@@ -312,8 +312,9 @@ def registry(table):
 # ---------------------------------------------------------------------------
 # The knob table (kernels/knobs.toml): tuned defaults per target.
 
-KNOB_KEYS = {"default", "about", "why", "record"}
-ROW_KEYS = {"targets", "if", "value"}
+KNOB_KEYS = {"default", "domain", "on", "about", "why", "record"}
+TUNED_ON = ["x86", "cuda"]
+ROW_KEYS = {"targets", "kernels", "if", "value"}
 SECTION_KEYS = {"generators", "variants"}
 
 
@@ -322,7 +323,8 @@ def knob_targets(entries):
     return [e["name"] for e in entries] + ["cuda"]
 
 
-def load_knobs(entries, path=KNOBS):
+def load_knobs(entries, path=KNOBS, kernels=None):
+    """The knob table; `kernels` (the kernel table's, if given) checks the rows that name kernels."""
     with open(path, "rb") as f:
         table = tomllib.load(f)
     facts = table.pop("facts", {})
@@ -353,9 +355,21 @@ def load_knobs(entries, path=KNOBS):
                 unknown = {t.lstrip("!") for t in row.get("if", [])} - set(facts)
                 if unknown:
                     raise TableError(f"{at}: unknown facts {sorted(unknown)}")
-                unconditional = not row.get("targets") and not row.get("if")
+                named = set(row.get("kernels", []))
+                if kernels is not None and named - {k["name"] for k in kernels}:
+                    raise TableError(f"{at}: unknown kernels {sorted(named - {k['name'] for k in kernels})}")
+                unconditional = not row.get("targets") and not row.get("if") and not named
                 if unconditional != (i == len(rows) - 1):
                     raise TableError(f"{at}: the last row, and only it, must hold everywhere")
+            domain = knob.get("domain")
+            if (not isinstance(domain, list) or not domain
+                    or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in domain)):
+                raise TableError(f"{where}: {name}: a domain is a list of numbers to try")
+            outside = sorted({row["value"] for row in rows} - set(domain))
+            if outside:
+                raise TableError(f"{where}: {name}: defaults {outside} lie outside its domain")
+            if not knob.get("on") or set(knob["on"]) - set(TUNED_ON):
+                raise TableError(f"{where}: {name}: `on` names where it is tuned, of {TUNED_ON}")
             knobs[name] = {**knob, "rows": rows}
         sections[section] = {"generators": body.get("generators", [section]),
                              "variants": body.get("variants", []), "knobs": knobs}
@@ -383,6 +397,7 @@ def knob_header(knobs):
     out.append("")
     out.append("struct Row {")
     out.append("    const char *section, *knob;")
+    out.append("    const char *kernels;  // the kernels it applies to, comma-separated (empty: all)")
     out.append("    uint32_t targets, all_of, none_of;  // target bits; facts that must and must not hold")
     out.append("    double value;")
     out.append("};")
@@ -396,7 +411,8 @@ def knob_header(knobs):
                 fact_mask = lambda ts: " | ".join(f"fact::{t}" for t in ts) or "0"
                 must = fact_mask([t for t in terms if not t.startswith("!")])
                 must_not = fact_mask([t[1:] for t in terms if t.startswith("!")])
-                out.append(f"    {{{cpp_string(section)}, {cpp_string(name)}, {bits:#x}, {must}, {must_not}, "
+                named = cpp_string(",".join(row.get("kernels", [])))
+                out.append(f"    {{{cpp_string(section)}, {cpp_string(name)}, {named}, {bits:#x}, {must}, {must_not}, "
                            f"{float(row['value'])!r}}},")
     out.append("};")
     out += ["", "}  // namespace hres::knobs", ""]
@@ -432,7 +448,7 @@ def main(argv):
         return 2
     try:
         table = load()
-        table["knobs"] = load_knobs(table["entries"])
+        table["knobs"] = load_knobs(table["entries"], kernels=table["kernels"])
     except TableError as e:
         print(f"kernel table: {e}", file=sys.stderr)
         return 1

@@ -94,7 +94,10 @@ class KnobTable(unittest.TestCase):
             for generator in body["generators"]:
                 self.assertIn(generator, declared, f"[{section}] names no generator")
                 covered.add(generator)
-                params = declared[generator]
+                params = dict(declared[generator])
+                # The kernel table's name for a kernel, which knob rows may name.
+                self.assertIn("kernel", params, generator)
+                del params["kernel"]
                 self.assertEqual(sorted(params), sorted(set(body["knobs"]) | set(body["variants"])), generator)
                 for name in body["knobs"]:
                     self.assertIn("kTuned", params[name], f"{generator}.{name} is a knob: declare it kTuned")
@@ -120,8 +123,10 @@ KNOBS = '''
 uint8 = "the pixels are uint8"
 [flip]
 variants = ["interleaved_rows"]
-task_bytes = { default = 4096 }
+task_bytes = { default = 4096, domain = [1024, 4096], on = ["x86"] }
 [flip.prefetch_lines]
+domain = [0, 16]
+on = ["x86"]
 default = [
     { targets = ["avx2"], if = ["uint8"], value = 16 },
     { value = 0 },
@@ -134,7 +139,8 @@ class KnobRefusals(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "knobs.toml"
             path.write_text(text)
-            return table.load_knobs(load_text(GENERAL)["entries"], path)
+            t = load_text(GENERAL)
+            return table.load_knobs(t["entries"], path, kernels=t["kernels"])
 
     def refused(self, text, message):
         with self.assertRaises(table.TableError) as e:
@@ -145,8 +151,17 @@ class KnobRefusals(unittest.TestCase):
         knobs = self.load(KNOBS)
         self.assertEqual(knobs["targets"], ["avx2", "sse41", "cuda"])
         header = table.knob_header(knobs)
-        self.assertIn('{"flip", "prefetch_lines", 0x1, fact::uint8, 0, 16.0},', header)
-        self.assertIn('{"flip", "prefetch_lines", 0x7, 0, 0, 0.0},', header)
+        self.assertIn('{"flip", "prefetch_lines", "", 0x1, fact::uint8, 0, 16.0},', header)
+        self.assertIn('{"flip", "prefetch_lines", "", 0x7, 0, 0, 0.0},', header)
+
+    def test_rows_may_name_kernels(self):
+        text = KNOBS.replace('{ value = 0 },', '{ kernels = ["flip_u8"], value = 16 },\n    { value = 0 },')
+        header = table.knob_header(self.load(text))
+        self.assertIn('{"flip", "prefetch_lines", "flip_u8", 0x7, 0, 0, 16.0},', header)
+
+    def test_unknown_kernel(self):
+        self.refused(KNOBS.replace('{ value = 0 },', '{ kernels = ["flip_u16"], value = 16 },\n    { value = 0 },'),
+                     "unknown kernels ['flip_u16']")
 
     def test_unknown_fact(self):
         self.refused(KNOBS.replace('if = ["uint8"]', 'if = ["!rgb"]'), "unknown facts ['rgb']")
@@ -164,8 +179,16 @@ class KnobRefusals(unittest.TestCase):
     def test_values_are_numbers(self):
         self.refused(KNOBS.replace("default = 4096", 'default = "big"'), "the value must be a number")
 
+    def test_a_default_lies_in_the_domain(self):
+        self.refused(KNOBS.replace("domain = [1024, 4096]", "domain = [1024]"), "defaults [4096] lie outside its domain")
+
+    def test_a_knob_says_where_it_is_tuned(self):
+        self.refused(KNOBS.replace('domain = [1024, 4096], on = ["x86"]', 'domain = [1024, 4096], on = ["arm"]'),
+                     "`on` names where it is tuned")
+
     def test_a_knob_needs_a_default(self):
-        self.refused(KNOBS.replace("task_bytes = { default = 4096 }", 'task_bytes = { about = "bytes" }'),
+        self.refused(KNOBS.replace('task_bytes = { default = 4096, domain = [1024, 4096], on = ["x86"] }',
+                                   'task_bytes = { about = "bytes" }'),
                      "task_bytes has no default")
 
 

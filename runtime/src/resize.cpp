@@ -216,29 +216,33 @@ std::pair<Image, Image> planar_rows(const Image &in, const Image &out) {
     return {flat(in), flat(out)};
 }
 
-// Where the float32 NHWC rows kernels run their vertical pass first, as
-// their generator reads it from the knob table (vertical_first_below, with
-// the facts those kernels have on this x86 entry; knob targets are the
-// entries, in the same order), looked up once per entry, filter and
-// antialias.
-float rows_kernels_vertical_first_below(int entry, bool bicubic, bool antialias) {
+// Where a float32 NHWC rows kernel (RGB, or RGBA) runs its vertical pass
+// first, as its generator reads it from the knob table (vertical_first_below,
+// with the facts the kernel has on this x86 entry; knob targets are the
+// entries, in the same order), looked up once per entry, filter, antialias
+// and channel count.
+float rows_kernel_vertical_first_below(int entry, bool bicubic, bool antialias, bool rgba) {
     static const std::vector<float> below = [] {
         namespace kf = knobs::fact;
         std::vector<float> table;
         for (int e = 0; e < internal::kX86EntryCount; e++) {
-            for (int combo = 0; combo < 4; combo++) {
-                uint32_t facts = kf::flat_rows | (combo & 1 ? kf::bicubic : 0) | (combo & 2 ? kf::antialias : 0) |
+            for (int combo = 0; combo < 8; combo++) {
+                const bool cubic = combo & 1, aa = combo & 2, four = combo & 4;
+                const std::string kernel = std::string("resize_") + (cubic ? "bicubic" : "bilinear") +
+                                           (aa ? "_aa" : "") + "_f32_" + (four ? "rgba" : "rgb") + "_rows";
+                uint32_t facts = kf::flat_rows | (cubic ? kf::bicubic : 0) | (aa ? kf::antialias : 0) |
                                  (internal::kX86Entries[e].llvm_gathers ? kf::llvm_gathers : 0);
-                auto on = [&](const char *knob) {
-                    return tuned_default("resize_filtered", knob, e, facts).value_or(0) > 0;
+                auto value = [&](const char *knob) {
+                    return tuned_default("resize_filtered", knob, kernel.c_str(), e, facts).value_or(0);
                 };
-                facts |= (on("horizontal_gathers") ? kf::gathers : 0) | (on("pixel_vectors") ? kf::pixel_vectors : 0);
-                table.push_back(float(tuned_default("resize_filtered", "vertical_first_below", e, facts).value_or(0)));
+                facts |= (value("horizontal_gathers") > 0 ? kf::gathers : 0) |
+                         (value("pixel_vectors") > 0 ? kf::pixel_vectors : 0);
+                table.push_back(float(value("vertical_first_below")));
             }
         }
         return table;
     }();
-    return below[4 * entry + (bicubic ? 1 : 0) + (antialias ? 2 : 0)];
+    return below[8 * entry + (bicubic ? 1 : 0) + (antialias ? 2 : 0) + (rgba ? 4 : 0)];
 }
 
 // The call as the dispatcher sees it (nearest: on the views its kernels copy).
@@ -257,7 +261,8 @@ internal::Call describe(const Image &in, const Image &out, const ResizeOptions &
     fact(Fact::tile_wide, in.w >= kTile && out.w >= kTile);
     if (in.device == Device::cpu && in.dtype == DType::f32 && options.mode != Interp::nearest &&
         options.mode != Interp::nearest_exact) {
-        const float below = rows_kernels_vertical_first_below(call.cpu.entry, bicubic, options.antialias);
+        const float below = rows_kernel_vertical_first_below(call.cpu.entry, bicubic, options.antialias,
+                                                             call.layout == Layout::rgba);
         fact(Fact::vertical_first, float(out.h) <= below * float(in.h));
     }
     return call;
