@@ -17,6 +17,7 @@ public:
     // as one flat run (0: any layout; see below).
     GeneratorParam<int> interleaved_rows{"interleaved_rows", 0};
     GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
+    GeneratorParam<FixedLayout> fixed_layout{"fixed_layout", FixedLayout::any, kFixedLayouts};  // layout.h
 
     // Knobs (kernels/knobs.toml has their tuned defaults and records).
     // Horizontal flips of images larger than serial_elements: each output
@@ -47,15 +48,15 @@ public:
     // plane, interleaved rows (plane 0) with every channel.
     Func rows_ahead(const Var &y, int lines_ahead) {
         Var plane("plane"), n("n");
-        const Expr x_stride = input.dim(0).stride();
+        const Expr x_stride = stride_of(input, 0, fixed_layout);
         const Expr bytes = input.type().bytes();
         const Expr span = input.dim(0).extent() * max(x_stride, -x_stride) * bytes;  // a row's bytes
         RDom line(0, min((span + 63) / 64, lines_ahead), "line");
         const Expr height = input.dim(1).extent();
         Expr next_y = clamp(select(vertical, height - 2 - y, y + 1), 0, height - 1);
-        Expr row_start = (next_y - input.dim(1).min()) * input.dim(1).stride() +
-                         (plane - input.dim(2).min()) * input.dim(2).stride() +
-                         (n - input.dim(3).min()) * input.dim(3).stride() +
+        Expr row_start = (next_y - input.dim(1).min()) * stride_of(input, 1, fixed_layout) +
+                         (plane - input.dim(2).min()) * stride_of(input, 2, fixed_layout) +
+                         (n - input.dim(3).min()) * stride_of(input, 3, fixed_layout) +
                          min(0, (input.dim(0).extent() - 1) * x_stride);
         Func ahead("ahead");
         ahead(y, plane, n) = 0;
@@ -100,8 +101,8 @@ public:
             mirrored_row(i, y, n) = with_ahead(run, 0);
             output(x, y, c, n) = mirrored_row(channels * x + select(horizontal, channels - 1 - c, c), y, n);
         } else {
-            accept_any_layout(input);
-            accept_any_layout(output);
+            accept_layout(input, fixed_layout);
+            accept_layout(output, fixed_layout);
             // Mirroring an interleaved row reverses whole pixels: read
             // backwards element by element that is a gather. Those reads go
             // through `staged`, a plain copy of the input that the schedule
@@ -112,14 +113,19 @@ public:
             // directly in a scalar loop instead, which it turns into dense
             // loads and two-source permutes.
             staged(x, y, c, n) = input(x, y, c, n);
-            Expr through_stage = horizontal && input.dim(2).stride() == 1 && input.dim(0).stride() > 1;
+            Expr through_stage =
+                horizontal && stride_of(input, 2, fixed_layout) == 1 && stride_of(input, 0, fixed_layout) > 1;
             if (mirrors_in_loops) {
-                const LayoutConditions layout = layout_of(input, output);
+                const LayoutConditions layout = layout_of(input, output, fixed_layout);
                 through_stage = through_stage && !layout.interleaved(3) && !layout.interleaved(4);
             }
-            Expr value =
-                select(through_stage, staged(mirrored_x, mirrored_y, c, n), input(mirrored_x, mirrored_y, c, n));
-            output(x, y, c, n) = with_ahead(value, select(input.dim(0).stride() == 1, c, 0));
+            Expr direct = input(mirrored_x, mirrored_y, c, n);
+            // (Where a fixed layout rules the staged copy out, it is not
+            // read at all: Mullapudi2016 fails on a Func it cannot bound.)
+            Expr value = Halide::Internal::is_const_zero(Halide::Internal::simplify(through_stage))
+                             ? direct
+                             : select(through_stage, staged(mirrored_x, mirrored_y, c, n), direct);
+            output(x, y, c, n) = with_ahead(value, select(stride_of(input, 0, fixed_layout) == 1, c, 0));
         }
 
         // The seed benchmark shape (BENCH.md): 1x3x224x224.
@@ -129,7 +135,7 @@ public:
         vertical.set_estimate(false);
 
         if (!using_autoscheduler()) {
-            FlipFuncs funcs{output, staged, mirrored_row, ahead, x, y, c, n, i, layout_of(input, output),
+            FlipFuncs funcs{output, staged, mirrored_row, ahead, x, y, c, n, i, layout_of(input, output, fixed_layout),
                             horizontal, small, mirrors_in_loops, interleaved_rows};
             schedule_flip(funcs, get_target(), {tuned(task_bytes), tuned(vector_multiplier)},
                           {tuned(gpu_tile_width), tuned(gpu_tile_height)});

@@ -195,6 +195,7 @@ class SamplerBase : public Generator<T> {
 public:
     GeneratorParam<SampleMode> mode{"mode", SampleMode::bilinear, kSampleModes};
     GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
+    GeneratorParam<FixedLayout> fixed_layout{"fixed_layout", FixedLayout::any, kFixedLayouts};  // layout.h
     // x86 bicubic for one padding mode only, zeros or border (the wrapper
     // picks it there, for inputs small enough to copy): the row windows (or
     // where LLVM gathers, each tap) read a copy of the input padded as that
@@ -311,8 +312,8 @@ protected:
                 accept_interleaved(output, interleaved_rows);
             }
         } else {
-            accept_any_layout(input);
-            accept_any_layout(output);
+            accept_layout(input, fixed_layout);
+            accept_layout(output, fixed_layout);
         }
         // Nearest copies pixels in their own type: for uint8, sampling in
         // float32 and rounding back gives the same value, at a cost (H200
@@ -349,7 +350,7 @@ protected:
         const int offset_windows = window_offset_layouts(input.type());
         const bool word_offsets = pixel_words && tuned(input.type()).on(pixel_word_offsets);
         std::optional<OffsetReads> reads;
-        if (uses_tap_offsets(input.type()) || byte_words || offset_windows > 0) reads = OffsetReads::of(input);
+        if (uses_tap_offsets(input.type()) || byte_words || offset_windows > 0) reads = OffsetReads::of(input, fixed_layout);
         Expr windows_by_offset;  // the layout condition of offset_windows
         if (offset_windows > 0) windows_by_offset = offset_windows == 1 ? reads->x_stride == 1 : reads->usable();
         std::optional<ByteWords> words;
@@ -370,11 +371,11 @@ protected:
             Expr xs = min(x, output.dim(0).max()), next = min(y + 1, output.dim(1).max());
             Expr u = grid_unnormalize(sample_x(xs, next, n), width, align_corners);
             Expr v = grid_unnormalize(sample_y(xs, next, n), height, align_corners);
-            ahead(x, y, n) = prefetch_taps(input, OffsetReads::of(input), u, v, width, height, n,
+            ahead(x, y, n) = prefetch_taps(input, OffsetReads::of(input, fixed_layout), u, v, width, height, n,
                                            mode == SampleMode::bicubic ? 4 : 2);
         }
         const TapForms forms{uses_row_windows(input.type()),
-                             row_windows_where(layout_of(input, output), input.type()),
+                             row_windows_where(layout_of(input, output, fixed_layout), input.type()),
                              offset_windows > 0 ? &*reads : nullptr,
                              windows_by_offset,
                              uses_tap_offsets(input.type()) ? &*reads : nullptr,
@@ -412,7 +413,7 @@ protected:
         if (padded_copy == PaddedCopy::none) {
             padding_cases = {is_padding(padding, Padding::zeros), is_padding(padding, Padding::border)};
         }
-        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output), padding_cases,
+        GridSampleFuncs funcs{output, s.footprint, tables, x, y, c, n, layout_of(input, output, fixed_layout), padding_cases,
                               s.window, s.window_fits, s.padded, s.offsets, s.tap_coordinates, s.words,
                               planar_words, interleaved_rows, reads_grid, s.ahead, s.pixel_words};
         const Tuned tuned = this->tuned(input.type(), true);

@@ -8,6 +8,8 @@
 #include "schedules/layout.h"
 
 #include <functional>
+#include <map>
+#include <string>
 
 namespace hres {
 
@@ -17,6 +19,36 @@ void accept_any_layout(Buf &buffer) {
 }
 
 // Kernels for planar (NCHW) images only: unit stride along x.
+// The layout a kernel is built for: any (strides read at run time: the
+// kernels hres ships), or one fixed, its strides stated from the extents: the
+// autoschedulable form (bench/tune/tune.py autoschedule), since an
+// autoscheduler needs an estimate for every value the algorithm reads and
+// cannot specialise on a stride.
+enum class FixedLayout { any, nchw, nhwc };
+inline const std::map<std::string, FixedLayout> kFixedLayouts = {
+    {"any", FixedLayout::any}, {"nchw", FixedLayout::nchw}, {"nhwc", FixedLayout::nhwc}};
+
+// A buffer's stride along dimension d: as the kernel reads it at run time,
+// or in a fixed layout as accept_layout states it.
+template<typename Buf>
+Halide::Expr stride_of(Buf &buffer, int d, FixedLayout layout) {
+    if (layout == FixedLayout::any) return buffer.dim(d).stride();
+    const Halide::Expr w = buffer.dim(0).extent(), h = buffer.dim(1).extent(), c = buffer.dim(2).extent();
+    const bool nchw = layout == FixedLayout::nchw;
+    const Halide::Expr strides[4] = {nchw ? Halide::Expr(1) : c, nchw ? w : w * c, nchw ? w * h : Halide::Expr(1),
+                                     w * h * c};
+    return strides[d];
+}
+
+template<typename Buf>
+void accept_layout(Buf &buffer, FixedLayout layout) {
+    if (layout == FixedLayout::any) {
+        accept_any_layout(buffer);
+        return;
+    }
+    for (int d = 0; d < 4; d++) buffer.dim(d).set_min(0).set_stride(stride_of(buffer, d, layout));
+}
+
 template<typename Buf>
 void accept_planar(Buf &buffer) {
     buffer.dim(0).set_stride(1);
@@ -49,10 +81,10 @@ struct OffsetReads {
     Halide::Expr width, channels;
 
     template<typename Buf>
-    static OffsetReads of(Buf &buffer) {
+    static OffsetReads of(Buf &buffer, FixedLayout layout = FixedLayout::any) {
         for (int d = 0; d < 4; d++) buffer.dim(d).set_min(0);
-        return {buffer.dim(0).stride(), buffer.dim(1).stride(), buffer.dim(2).stride(), buffer.dim(3).stride(),
-                buffer.dim(0).extent(), buffer.dim(2).extent()};
+        return {stride_of(buffer, 0, layout), stride_of(buffer, 1, layout), stride_of(buffer, 2, layout),
+                stride_of(buffer, 3, layout), buffer.dim(0).extent(), buffer.dim(2).extent()};
     }
     // Whether the layout allows them (NCHW, NHWC); other layouts read by coordinates.
     Halide::Expr usable() const { return x_stride == 1 || c_stride == 1; }
@@ -131,9 +163,9 @@ inline Halide::Expr word_byte(Halide::Expr word, Halide::Expr i) {
 }
 
 template<typename In, typename Out>
-LayoutConditions layout_of(In &input, Out &output) {
-    return {input.dim(0).stride(), output.dim(0).stride(), input.dim(2).stride(), output.dim(2).stride(),
-            output.dim(2).extent()};
+LayoutConditions layout_of(In &input, Out &output, FixedLayout layout = FixedLayout::any) {
+    return {stride_of(input, 0, layout), stride_of(output, 0, layout), stride_of(input, 2, layout),
+            stride_of(output, 2, layout), output.dim(2).extent()};
 }
 
 }  // namespace hres

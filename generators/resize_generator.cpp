@@ -36,6 +36,7 @@ class ResizeNearest : public Generator<ResizeNearest> {
 public:
     GeneratorParam<bool> exact{"exact", false};  // nearest-exact
     GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
+    GeneratorParam<FixedLayout> fixed_layout{"fixed_layout", FixedLayout::any, kFixedLayouts};  // layout.h
     // x86 uint8: a kernel for densely interleaved RGB images only (3; 0 =
     // any layout) that reads each output pixel as one 32-bit word at a byte
     // offset, which LLVM's loop vectorizer gathers in hardware (the
@@ -99,8 +100,8 @@ public:
             accept_interleaved(input, 3);
             accept_interleaved(output, 3);
         } else {
-            accept_any_layout(input);
-            accept_any_layout(output);
+            accept_layout(input, fixed_layout);
+            accept_layout(output, fixed_layout);
         }
         // After the output's definition (either form below).
         auto set_estimates = [&] {
@@ -136,7 +137,7 @@ public:
             output(x, y, c, n) = word_byte(words(x, y, n), c);
             set_estimates();
             if (!using_autoscheduler()) {
-                schedule_resize_nearest_words({output, words, source_x, source_y, x, y, c, n, layout_of(input, output)},
+                schedule_resize_nearest_words({output, words, source_x, source_y, x, y, c, n, layout_of(input, output, fixed_layout)},
                                               get_target(), {tuned(rows_per_task), tuned(vector_multiplier)},
                                               tuned(word_lanes));
             }
@@ -148,7 +149,7 @@ public:
         // decides in every specialisation (were they not, the output would
         // evaluate every form). CUDA threads gather a pixel each: nothing to
         // share between them.
-        const LayoutConditions layout = layout_of(input, output);
+        const LayoutConditions layout = layout_of(input, output, fixed_layout);
         // 1. Transposed tiles, planar images (uint8: float32 lost, the
         // schedule's comment). Their vectors start at multiples of `group`
         // from the output's first row and column, which the picks can tell
@@ -225,6 +226,7 @@ public:
                                   {{"bilinear", Filter::linear}, {"bicubic", Filter::cubic}}};
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
+    GeneratorParam<FixedLayout> fixed_layout{"fixed_layout", FixedLayout::any, kFixedLayouts};  // layout.h
     // x86: a kernel for densely interleaved (NHWC) images of this many
     // channels only (0 = any layout). float32 always runs the vertical pass
     // first, along each row's flat run of values; the wrapper takes it where
@@ -380,8 +382,8 @@ public:
             accept_interleaved(input, flat_channels);
             accept_interleaved(output, flat_channels);
         } else {
-            accept_any_layout(input);
-            accept_any_layout(output);
+            accept_layout(input, fixed_layout);
+            accept_layout(output, fixed_layout);
         }
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         const Passes passes{antialias, filter, x, y, c, n};
@@ -481,7 +483,7 @@ public:
                 // with the output's too (planar()), Halide kept the
                 // vertical-first tiles behind per-branch `used` flags and
                 // lost 1.03-1.4x (H200 host, 2026-11-21).
-                vertical_first = layout_of(input, output).planar_input() &&
+                vertical_first = layout_of(input, output, fixed_layout).planar_input() &&
                                  cast<float>(axis_y.out) <= cast<float>(axis_y.in) * first_below;
                 output(x, y, c, n) = select(vertical_first, resized, sum_y(x, y, c, n));
             }
@@ -498,7 +500,7 @@ public:
             tables.insert(tables.end(), taps_y.tables.begin(), taps_y.tables.end());
             FilteredResizeFuncs funcs{output, input, resized_x, sum_x, sum_y, tables, {}, !antialias,
                                       input.dim(0).extent(), input.dim(1).extent(), output.dim(0).extent(),
-                                      output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output)};
+                                      output.dim(1).extent(), rx.x, r_y, x, y, c, n, layout_of(input, output, fixed_layout)};
             funcs.input_rows_read = taps_y.window_extent;
             if (paired) funcs.paired = {pairs_x.clamped, pairs_x.columns, pairs_x.pair.x, pairs_x.pair.y, pairs_x.rows};
             funcs.vertical_pairs = tap_pairs_y;

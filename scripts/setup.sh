@@ -4,7 +4,8 @@
 # fuzzers) and a project-local virtual environment (.venv) with the pinned
 # Halide 21.0.0 wheel, CMake and Ninja from PyPI.
 # Idempotent: a second run does nothing. HRES_WITH_OPENCV=1 also installs
-# OpenCV, used only as a benchmark peer.
+# OpenCV, used only as a benchmark peer; HRES_WITH_TUNING=1 the tuner's
+# extras (scripts/requirements-tuning.txt: Optuna, matplotlib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,4 +29,11 @@ if ! cmp -s scripts/requirements.txt "$stamp" 2>/dev/null; then
     python3 -m venv .venv
     .venv/bin/python -m pip install -q --disable-pip-version-check -r scripts/requirements.txt
     cp scripts/requirements.txt "$stamp"
+fi
+
+tuning_stamp=.venv/.requirements-tuning
+if [[ "${HRES_WITH_TUNING:-0}" == 1 ]] && ! cmp -s scripts/requirements-tuning.txt "$tuning_stamp" 2>/dev/null; then
+    echo "setup: installing the tuner's extras into .venv ($(grep -E '^(optuna|matplotlib)==' scripts/requirements-tuning.txt | tr '\n' ' '))"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -r scripts/requirements-tuning.txt
+    cp scripts/requirements-tuning.txt "$tuning_stamp"
 fi

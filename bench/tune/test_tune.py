@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks of bench/tune/tune.py (ctest tune.smoke): the generators take every
-knob the knob table lists, a tiny tuning run writes its records and best.json,
-and apply writes a valid knob table with the winner's rows.
+knob the knob table lists, a tiny tuning run writes its records, best.json
+and report, apply writes a valid knob table with the winner's rows, and the
+autoschedulers each give a time or a reason.
 
     test_tune.py BUILD_DIR
 """
@@ -59,6 +60,11 @@ class Run(unittest.TestCase):
             self.assertEqual(best["kernel"], "flip_u8")
             self.assertLessEqual(best["interval"][0], best["ratio"])
 
+            # report: the run's row, whether or not matplotlib is there.
+            self.assertEqual(tune.main(["report", str(out), "--out", str(pathlib.Path(tmp) / "report")]), 0)
+            text = (pathlib.Path(tmp) / "report" / "report.md").read_text()
+            self.assertIn("| run | flip_u8 | sse41 | test |", text)
+
             # apply: a winner (made up here, so that there is one) becomes a
             # row for its kernel and target, and the table stays valid.
             won = pathlib.Path(tmp) / "won"
@@ -75,6 +81,22 @@ class Run(unittest.TestCase):
                 rows = applied["sections"]["flip"]["knobs"][knob]["rows"]
                 self.assertEqual(rows[0], {"targets": ["sse41"], "kernels": ["flip_u8"], "value": value})
                 self.assertEqual(sum(1 for r in rows if r.get("kernels") == ["flip_u8"]), 1)
+
+
+class Autoschedule(unittest.TestCase):
+    def test_every_scheduler_has_a_time_or_a_reason(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            code = tune.main(["autoschedule", "--kernel", "flip_u8", "--target", "sse41", "--rounds", "2",
+                              "--min-time", "0.001", "--shape", "1 3 32 40 32 40 nchw", "--out", tmp,
+                              "--build", str(BUILD), "--jobs", "2", "--machine", "test"])
+            self.assertEqual(code, 0)
+            summary = json.loads((pathlib.Path(tmp) / "autoschedule.json").read_text())
+            self.assertEqual(summary["form"]["fixed_layout"], "nchw")
+            self.assertEqual(set(summary["schedulers"]), {"hand", *tune.AUTOSCHEDULERS})
+            for name, row in summary["schedulers"].items():
+                self.assertTrue(("ratio" in row) != ("error" in row), name)
+            # A flip is simple enough for every CPU autoscheduler of Halide 21.
+            self.assertIn("ratio", summary["schedulers"]["Adams2019"])
 
 
 if __name__ == "__main__":

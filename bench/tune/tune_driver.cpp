@@ -73,6 +73,11 @@ struct Call {
     }
 };
 
+// Halide's default handler aborts; a candidate that fails (an
+// autoscheduler's schedule that reads out of bounds, say) is recorded.
+std::string last_error;
+void keep_error(void *, const char *message) { last_error = message; }
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -99,6 +104,7 @@ int main(int argc, char **argv) {
     const int rounds = std::max(1, std::atoi(argv[2]));
     halide_set_num_threads(std::atoi(argv[3]));
     hres::internal::install_scratch_allocator();  // as the library does
+    halide_set_error_handler(keep_error);
     const double min_seconds = std::atof(argv[4]);
     const auto kernels = std::vector{CANDIDATES};
     const int count = int(kernels.size());
@@ -128,7 +134,12 @@ int main(int argc, char **argv) {
         std::vector<Buffer> out;
         for (int k = 0; k < count; k++) out.push_back(image(out_store[k], s.n, s.c, s.oh, s.ow, s.nhwc));
         std::vector<int> failed(count, 0);
-        for (int k = 0; k < count; k++) failed[k] = call(kernels[k], out[k]);
+        std::vector<std::string> why(count);
+        for (int k = 0; k < count; k++) {
+            last_error.clear();
+            failed[k] = call(kernels[k], out[k]);
+            if (failed[k]) why[k] = last_error;
+        }
         if (failed[0]) {
             std::fprintf(stderr, "the default build failed on shape %zu: %d\n", si, failed[0]);
             return 1;
@@ -171,8 +182,10 @@ int main(int argc, char **argv) {
                 largest = std::max(largest, std::fabs(double(out_store[k][i]) - double(out_store[0][i])));
             }
             const bool equal = !failed[k] && (sizeof(PIXEL) == 1 ? largest == 0 : largest <= 2e-5);
-            std::printf("%s{\"error\": %d, \"equal\": %s, \"max_diff\": %.9g, \"us\": [", k ? ", " : "", failed[k],
-                        equal ? "true" : "false", largest);
+            std::string message;
+            for (char ch : why[k]) message += ch == '"' || ch == '\\' ? '\'' : (ch == '\n' ? ' ' : ch);
+            std::printf("%s{\"error\": %d, \"message\": \"%s\", \"equal\": %s, \"max_diff\": %.9g, \"us\": [",
+                        k ? ", " : "", failed[k], message.c_str(), equal ? "true" : "false", largest);
             for (size_t r = 0; r < times[k].size(); r++) std::printf("%s%.3f", r ? ", " : "", times[k][r]);
             std::printf("]}");
         }
