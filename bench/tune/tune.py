@@ -178,6 +178,7 @@ def build_candidate(generators, kernel, target, knobs, where, name, extra=()):
     params = [p for p in kernel["params"]] + [f"{k}={v}" for k, v in sorted(knobs.items())]
     cmd = [str(generators), "-g", kernel["generator"], "-f", name, "-o", str(where), "-e",
            "static_library,h,stmt", f"target={target}-no_runtime", *params, *extra]
+    (where / f"{name}.args").write_text(" ".join(cmd[1:]) + "\n")
     # Halide prints an autoscheduler's internal errors only with this set.
     done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HL_DEBUG_CODEGEN": "1"})
     if done.returncode != 0:
@@ -233,19 +234,39 @@ def measure(args, kernel, entry_target, candidates, shapes, out, stage, extras=N
     include = next((ROOT / ".venv").glob("lib/python3*/site-packages/halide/include"), None)
     subprocess.run([str(generators), "-r", "runtime", "-o", str(work), "-e", "static_library",
                     f"target={entry_target}"], check=True, capture_output=True)
-    (work / "candidates.h").write_text("".join(f'#include "k{i}.h"\n' for i in timed)
-                                       + "#define CANDIDATES " + ", ".join(f"k{i}" for i in timed) + "\n")
     pixel = "uint8_t" if kernel["dtype"] == "u8" else "float"
-    driver = work / "driver"
-    subprocess.run(["c++", "-O2", "-std=c++17", f"-DFORM={FORMS[kernel['generator']]}", f"-DPIXEL={pixel}",
-                    f"-I{work}", f"-I{include}", f"-I{ROOT / 'runtime' / 'src'}",
-                    str(ROOT / "bench" / "tune" / "tune_driver.cpp"), str(ROOT / "runtime" / "src" / "scratch.cpp"),
-                    *[str(work / f"k{i}.a") for i in timed], str(work / "runtime.a"), "-o", str(driver),
-                    "-lpthread", "-ldl"], check=True)
     (work / "shapes.txt").write_text("\n".join(shapes) + "\n")
-    run = subprocess.run([str(driver), str(work / "shapes.txt"), str(args.rounds), str(args.threads),
-                          str(args.min_time)], capture_output=True, text=True, check=True)
-    per_shape = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+    def run_driver(members, tag, rounds, min_time):
+        """The driver over these candidates (k0 first): its JSON lines, or None where it crashed."""
+        where = work / tag
+        where.mkdir(exist_ok=True)
+        (where / "candidates.h").write_text("".join(f'#include "k{i}.h"\n' for i in members)
+                                            + "#define CANDIDATES " + ", ".join(f"k{i}" for i in members) + "\n")
+        subprocess.run(["c++", "-O2", "-std=c++17", f"-DFORM={FORMS[kernel['generator']]}", f"-DPIXEL={pixel}",
+                        f"-I{where}", f"-I{work}", f"-I{include}", f"-I{ROOT / 'runtime' / 'src'}",
+                        str(ROOT / "bench" / "tune" / "tune_driver.cpp"),
+                        str(ROOT / "runtime" / "src" / "scratch.cpp"), *[str(work / f"k{i}.a") for i in members],
+                        str(work / "runtime.a"), "-o", str(where / "driver"), "-lpthread", "-ldl"], check=True)
+        run = subprocess.run([str(where / "driver"), str(work / "shapes.txt"), str(rounds), str(args.threads),
+                              str(min_time)], capture_output=True, text=True)
+        if run.returncode < 0:
+            return None
+        run.check_returncode()
+        return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+    per_shape = run_driver(timed, "all", args.rounds, args.min_time)
+    if per_shape is None:
+        # A candidate crashed the process (a knob combination that reads out
+        # of bounds unchecked, say): each alone beside the default, once,
+        # finds which; they are recorded as failed, the rest timed.
+        for i in timed[1:]:
+            if run_driver([0, i], f"alone{i}", 1, 0.0) is None:
+                results[i]["error"] = "crashed the process (a segmentation fault or the like)"
+        timed = [i for i in timed if "error" not in results[i]]
+        per_shape = run_driver(timed, "rest", args.rounds, args.min_time)
+        if per_shape is None:
+            raise SystemExit("the default build crashed the driver")
     for slot, i in enumerate(timed):
         cells = [s["candidates"][slot] for s in per_shape]
         r = results[i]
