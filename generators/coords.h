@@ -11,6 +11,7 @@
 #include "Halide.h"
 
 #include <cmath>
+#include <optional>
 #include <utility>
 
 namespace hres {
@@ -29,7 +30,51 @@ using Halide::Internal::const_true;
 // and, times a pixel gradient, values beyond the tolerances. libdevice's
 // round-to-nearest primitives are neither fused nor approximated. CPU code
 // keeps the plain operation: strict_float already stops contraction there.
-inline Expr on_cuda(Expr cuda, Expr cpu) { return select(target_has_feature(Target::CUDA), cuda, cpu); }
+// Target queries are left to Halide's lowering (target_has_feature), so
+// that one algorithm serves every target of a multi-target build. An
+// autoscheduler, though, bounds the algorithm before lowering, and a
+// query's select keeps every extent behind it symbolic ("extent not
+// constant"): while a generator builds its autoschedulable form
+// (KnownTarget), the queries are answered from its target instead.
+class KnownTarget {
+public:
+    KnownTarget(bool known, const Target &target) {
+        if (known) current() = target;
+    }
+    ~KnownTarget() { current().reset(); }
+    KnownTarget(const KnownTarget &) = delete;
+    KnownTarget &operator=(const KnownTarget &) = delete;
+    static bool known() { return current().has_value(); }
+    static Expr has_feature(Target::Feature feature) {
+        if (!current()) return target_has_feature(feature);
+        return current()->has_feature(feature) ? const_true() : const_false();
+    }
+
+private:
+    static std::optional<Target> &current() {
+        static thread_local std::optional<Target> target;
+        return target;
+    }
+};
+
+inline Expr on_cuda(Expr cuda, Expr cpu) { return select(KnownTarget::has_feature(Target::CUDA), cuda, cpu); }
+
+// For an autoscheduler (KnownTarget set): an extent or a bound in plain
+// arithmetic, which Halide's simplifier folds once the estimates are in (it
+// leaves strict operations as they are). Plain arithmetic may round
+// otherwise (CUDA's division is approximate), so callers widen what it
+// gives: bounds by a pixel, tap counts by a tap each side. Elsewhere `e`.
+inline Expr bound_form(Expr e) {
+    using namespace Halide::Internal;
+    class Plain : public IRMutator {
+        using IRMutator::visit;
+        Expr visit(const Call *op) override {
+            if (op->is_strict_float_intrinsic()) return mutate(unstrictify_float(op));
+            return IRMutator::visit(op);
+        }
+    };
+    return KnownTarget::known() ? Plain().mutate(e) : e;
+}
 
 // `e` with on_cuda's CPU forms chosen: for an Expr that a schedule hands to
 // Halide outside any Func (a bound_storage extent), whose target queries
@@ -96,7 +141,7 @@ inline Expr fused_multiply_add_f32(Expr a, Expr b, Expr c) {
     Expr emulated = cast<float>(cast<double>(a) * cast<double>(b) + cast<double>(c));
     Expr hardware = Call::make(Float(32), "llvm.fma.f32", {a, b, c}, Call::PureExtern);
     return strict_float(on_cuda(libdevice("__nv_fmaf", {a, b, c}),
-                                select(target_has_feature(Target::FMA), hardware, emulated)));
+                                select(KnownTarget::has_feature(Target::FMA), hardware, emulated)));
 }
 
 // PyTorch's area_pixel_compute_source_index. Linear filters clamp a negative

@@ -143,8 +143,16 @@ inline void set_window(AxisTaps &taps, Expr unchanged, Expr scale, Expr in, Expr
     // shifted inwards on narrow images) and bounds inference must not read
     // outside the image then either.
     Expr identity = taps.i;
-    Expr lowest = clamp(select(unchanged, identity, cast<int>(floor(s * i)) - reach), 0, in - 1);
-    Expr highest = clamp(select(unchanged, identity, cast<int>(floor(s * (i + 1))) + reach), 0, in - 1);
+    Expr low = cast<int>(floor(s * i)) - reach, high = cast<int>(floor(s * (i + 1))) + reach;
+    if (KnownTarget::known()) {
+        // For an autoscheduler: in plain arithmetic and a pixel wider
+        // (coords.h, bound_form), truncated rather than floored (Halide
+        // folds the one, not the other), which the margin also covers.
+        low = cast<int>(bound_form(s * i)) - reach - 1;
+        high = cast<int>(bound_form(s * (i + 1))) + reach + 1;
+    }
+    Expr lowest = clamp(select(unchanged, identity, low), 0, in - 1);
+    Expr highest = clamp(select(unchanged, identity, high), 0, in - 1);
     // Only the GPU schedules compute the horizontal pass per tile and need
     // these bounds. On x86 it covers whole images, and the window, evaluated
     // per tap (two float64 floors a lane), cost as much as the filtering
@@ -280,7 +288,7 @@ inline AxisTaps interpolating_taps(const AxisSpec &axis, Filter filter, Type pix
 // one below. Results are equal (taps past an output's count weigh 0); which
 // runs faster depends on the schedule (the generators' span_taps).
 inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, Var i, Var k,
-                               bool span = false) {
+                               bool span = false, int fixed_taps = 0) {
     const bool fixed = pixel == UInt(8);
     const Type t = fixed ? Float(64) : Float(32);
     const double half_support = filter_support(filter) * 0.5;
@@ -291,6 +299,10 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Expr support = strict_float(select(scale >= make_one(t), cast(t, Expr(half_support) * d_scale),
                                        make_const(t, half_support)));
     Expr max_taps = cast<int>(ceil(support)) * 2 + 1;  // PyTorch's bound (kmax)
+    // The tap loops' extent: that bound, or a constant one (`fixed_taps`,
+    // the autoschedulable form: autoschedulers need constant extents to
+    // tile and unroll), which a call needing more is refused by.
+    Expr loop_taps = fixed_taps > 0 ? Expr(fixed_taps) : max_taps;
     Expr inv_scale = strict_float(select(scale >= make_one(t), cast(t, Expr(1.0) / d_scale), make_one(t)));
     Expr center = strict_float(cast(t, d_scale * (cast<double>(i) + Expr(0.5))));
     Expr lo = max(cast<int>(strict_float(cast<double>(center - support) + Expr(0.5))), 0);
@@ -301,7 +313,7 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Expr arg = cast(t, (cast<double>(cast(t, k + lo) - center) + Expr(0.5)) * cast<double>(inv_scale));
     Func raw("raw_weight_" + axis.name);
     raw(k, i) = select(k < count, strict_float(filter_value(filter, strict_float(arg), cubic_a)), make_zero(t));
-    RDom tap(0, max_taps, "tap");
+    RDom tap(0, loop_taps, "tap");
     Func total("total_" + axis.name);
     total(i) = make_zero(t);
     total(i) = strict_float(total(i) + raw(tap, i));  // sequential, as PyTorch sums
@@ -316,7 +328,8 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     // any s (an upscale's support is 1 or 2), so within ceil(support) of the
     // span; one more pixel of margin for rounding. Taps past an output's
     // count weigh 0, and their clamping changes nothing.
-    detail::set_window(taps, unchanged, scale, axis.in, cast<int>(ceil(support)) + 1);
+    detail::set_window(taps, unchanged, scale, axis.in,
+                       fixed_taps > 0 ? Expr((fixed_taps - 1) / 2 + 1) : cast<int>(ceil(support)) + 1);
     taps.start = Func("start_" + axis.name);
     taps.weight = Func("weight_" + axis.name);
     // The span bound: a count is int(A + 0.5) - int(B + 0.5), with A and B
@@ -330,8 +343,10 @@ inline AxisTaps antialias_taps(const AxisSpec &axis, Filter filter, Type pixel, 
     Expr rounding =
         (d_scale * (cast<double>(axis.out) + Expr(0.5)) + d_support + Expr(1.0)) * Expr(std::ldexp(1.0, -22));
     Expr spanned = cast<int>(ceil(Expr(2.0) * d_support + rounding));
-    taps.taps = select(unchanged, 1, span ? min(max_taps, spanned) : max_taps);
-    taps.start(i) = select(unchanged, i, lo);
+    taps.taps = select(unchanged, 1, span ? min(max_taps, spanned) : loop_taps);
+    taps.start(i) = select(unchanged, i, fixed_taps > 0 ? require(max_taps <= fixed_taps, lo, max_taps,
+                                                                  "taps, more than the kernel's fixed_taps")
+                                                        : lo);
     Expr w = select(unchanged, select(k == 0, make_one(t), make_zero(t)), normalised);
     if (!fixed) {
         taps.weight(k, i) = w;

@@ -436,6 +436,7 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
+        const KnownTarget known(using_autoscheduler(), get_target());  // coords.h
         Func sample_x("sample_x"), sample_y("sample_y");
         sample_x(x, y, n) = grid(0, x, y, n);
         sample_y(x, y, n) = grid(1, x, y, n);
@@ -458,6 +459,7 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
+        const KnownTarget known(using_autoscheduler(), get_target());  // coords.h
         Expr out_w = output.dim(0).extent(), out_h = output.dim(1).extent();
         // affine_grid's batched product [x y 1] . theta^T, rounded as PyTorch's
         // CPU kernel rounds it: x*t0 first, fused with y*t1, then + t2. The

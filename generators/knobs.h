@@ -1,7 +1,8 @@
 // A generator's knobs, resolved for the target it compiles. A knob is a
 // GeneratorParam declared with kTuned: a kernel of the kernel table may set
 // it; otherwise its tuned default comes from the knob table
-// (kernels/knobs.toml), the first row for this target whose facts hold.
+// (kernels/knobs.toml): the first row whose targets, kernels and facts all
+// hold for this build (rows the tuner writes name their kernel).
 #pragma once
 
 #include <string>

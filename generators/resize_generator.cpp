@@ -90,6 +90,7 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
+        const KnownTarget known(using_autoscheduler(), get_target());  // coords.h
         const bool fixed = input.type() == UInt(8);
         const Tuned tuned("resize_nearest", kernel, get_target(),
                           (fixed ? knobs::fact::uint8 : 0) |
@@ -227,6 +228,9 @@ public:
     GeneratorParam<bool> antialias{"antialias", false};
     GeneratorParam<std::string> kernel{"kernel", ""};  // the kernel table's name for it (knob rows may name it)
     GeneratorParam<FixedLayout> fixed_layout{"fixed_layout", FixedLayout::any, kFixedLayouts};  // layout.h
+    // With antialias: tap loops of this many taps (0 = the filter's bound for
+    // the call), for the autoschedulable form (filters.h, antialias_taps).
+    GeneratorParam<int> fixed_taps{"fixed_taps", 0};
     // x86: a kernel for densely interleaved (NHWC) images of this many
     // channels only (0 = any layout). float32 always runs the vertical pass
     // first, along each row's flat run of values; the wrapper takes it where
@@ -362,6 +366,7 @@ public:
     }
 
     void generate() {
+        const KnownTarget known(using_autoscheduler(), get_target());  // coords.h
         const int flat_channels = interleaved_rows;
         const Type pixel = input.type();
         const bool fixed = pixel == UInt(8);
@@ -392,9 +397,9 @@ public:
         AxisSpec axis_x{"x", input.dim(0).extent(), output.dim(0).extent(), align_corners, scale_w, channels_last};
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
         const bool span = tuned.on(span_taps);
-        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span)
+        AxisTaps taps_x = antialias ? antialias_taps(axis_x, filter, pixel, x, k, span, fixed_taps)
                                     : interpolating_taps(axis_x, filter, pixel, x, k);
-        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
+        AxisTaps taps_y = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span, fixed_taps)
                                     : interpolating_taps(axis_y, filter, pixel, y, k);
         if (host_tables) {
             // With antialias the tables are fitted inside the image
@@ -494,6 +499,16 @@ public:
         scale_h.set_estimate(0.0);
         scale_w.set_estimate(0.0);
         channels_last.set_estimate(false);
+        if (host_tables) {
+            // The seed shape's tables: 270 outputs per axis, the filter's
+            // taps (with antialias at 456 -> 270: ceil(support) * 2 + 1).
+            const int support = filter == Filter::cubic ? 4 : 2, count = antialias ? support * 2 + 1 : support;
+            for (const GivenTables &given : {given_x, given_y}) {
+                given.start->set_estimates({{0, 270}});
+                given.weight->set_estimates({{0, count}, {0, 270}});
+                given.shift->set_estimate(fixed ? 16 : 0);
+            }
+        }
 
         if (!using_autoscheduler()) {
             std::vector<Func> tables = taps_x.tables;
@@ -583,6 +598,7 @@ public:
     GeneratorParam<int> sum_vectors{"sum_vectors", kTuned};
     // With antialias: tap loops as long as the span bound (1) or PyTorch's (0).
     GeneratorParam<int> span_taps{"span_taps", kTuned};
+    GeneratorParam<int> fixed_taps{"fixed_taps", 0};  // as ResizeFiltered's
 
     Input<Buffer<void, 4>> input{"input"};  // uint8 or float32
     Input<bool> align_corners{"align_corners"};
@@ -595,6 +611,7 @@ public:
     Output<Buffer<void, 4>> output{"output"};
 
     void generate() {
+        const KnownTarget known(using_autoscheduler(), get_target());  // coords.h
         const Type pixel = input.type();
         _halide_user_assert(pixel == output.type() && (pixel == UInt(8) || pixel == Float(32)))
             << "resize_vertical: uint8 or float32, the same in and out";
@@ -605,7 +622,7 @@ public:
         Var x("x"), y("y"), c("c"), n("n"), k("k");
         AxisSpec axis_y{"y", input.dim(1).extent(), output.dim(1).extent(), align_corners, scale_h, channels_last};
         const bool span = tuned.on(span_taps);
-        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span)
+        AxisTaps taps = antialias ? antialias_taps(axis_y, filter, pixel, y, k, span, fixed_taps)
                                   : interpolating_taps(axis_y, filter, pixel, y, k);
         if (antialias) taps = with_index_table(taps, k);
 
@@ -678,6 +695,7 @@ public:
     Output<int> taps{"taps"};
 
     void generate() {
+        const KnownTarget known(using_autoscheduler(), get_target());  // coords.h
         Var i("i"), k("k");
         AxisSpec axis{"a", in_extent, out_extent, align_corners, scale};
         const Tuned tuned("resize_taps", kernel, get_target(), pixel == UInt(8) ? knobs::fact::uint8 : 0);

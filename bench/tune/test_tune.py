@@ -98,6 +98,20 @@ class Autoschedule(unittest.TestCase):
             # A flip is simple enough for every CPU autoscheduler of Halide 21.
             self.assertIn("ratio", summary["schedulers"]["Adams2019"])
 
+    def test_an_antialiased_resize_is_autoschedulable(self):
+        # Its constant tap loops (fixed_taps) and target queries answered at
+        # generation let every CPU autoscheduler schedule it, each output
+        # equal to the hand kernel's.
+        with tempfile.TemporaryDirectory() as tmp:
+            code = tune.main(["autoschedule", "--kernel", "resize_bilinear_aa_u8", "--target", "sse41", "--rounds",
+                              "1", "--min-time", "0.001", "--shape", "1 3 345 456 270 270 nchw", "--out", tmp,
+                              "--build", str(BUILD), "--jobs", "2", "--machine", "test"])
+            self.assertEqual(code, 0)
+            summary = json.loads((pathlib.Path(tmp) / "autoschedule.json").read_text())
+            self.assertEqual(summary["form"]["fixed_taps"], 5)  # ceil(456 / 270) * 2 + 1 (the seed shape: what the estimates say)
+            for name in ("Mullapudi2016", "Li2018", "Adams2019"):
+                self.assertIn("ratio", summary["schedulers"][name], summary["schedulers"][name])
+
 
 if __name__ == "__main__":
     unittest.main()

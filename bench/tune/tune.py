@@ -4,22 +4,31 @@
     tune.py space [--kernel NAME]
         every kernel of the kernel table and its tunable knobs: their
         domains, and the targets they are tuned on
-    tune.py run --kernel NAME --target ENTRY [--trials N] [--out DIR]
+    tune.py run --kernel NAME --target ENTRY|cuda [--trials N] [--out DIR]
                 [--threads T] [--rounds R] [--min-time S] [--shape SHAPE]...
-                [--baseline 'KNOB=VALUE...'] [--aa]
-        searches the knobs of one x86 kernel on one x86 entry this CPU has,
-        over the benchmark shapes that run the kernel (bench_hres --kernels)
-        or the --shape's given ("N C H W OH OW nchw|nhwc [ac] [v]"); writes
-        DIR/records.jsonl (one record per configuration) and DIR/best.json;
-        --baseline measures against those knob values instead of the
-        defaults (which then run as a candidate): a de-tuned start, to see
-        whether the search finds its way back; --aa times copies of the start
-        against it instead of searching (how often noise is called a win)
-    tune.py autoschedule --kernel NAME --target ENTRY [--layout nchw|nhwc] [--out DIR]
-        Mullapudi2016, Li2018 and Adams2019 on the kernel's autoschedulable
-        form (a fixed layout, its plainest forms), each timed against the
-        hand-scheduled kernel over its bench shapes of that layout, or the
-        reason it could not schedule it: DIR/autoschedule.json
+                [--baseline 'KNOB=VALUE...'] [--aa] [--cases FILE]
+        searches the knobs of one kernel on one x86 entry this CPU has, or
+        of a CUDA kernel (NAME_cuda) on CUDA, over the benchmark shapes that
+        run the kernel (bench_hres --kernels; for CUDA without a GPU here,
+        its listing from the GPU machine in --cases) or the --shape's given
+        ("N C H W OH OW nchw|nhwc [ac] [v]"); writes DIR/records.jsonl (one
+        record per configuration) and DIR/best.json; --baseline measures
+        against those knob values instead of the defaults (which then run as
+        a candidate): a de-tuned start, to see whether the search finds its
+        way back; --aa times copies of the start against it instead of
+        searching (how often noise is called a win)
+    tune.py autoschedule --kernel NAME --target ENTRY|cuda [--layout nchw|nhwc] [--out DIR]
+        each autoscheduler of the target (x86: Mullapudi2016, Li2018,
+        Adams2019; CUDA: Mullapudi2016's GPU mode, Li2018, Anderson2021) on
+        the kernel's autoschedulable form (a fixed layout, its plainest
+        forms, target queries answered when generated), each timed against
+        the hand-scheduled kernel over its bench shapes of that layout, or
+        the reason it could not schedule it: DIR/autoschedule.json
+    tune.py sweep --target ENTRY|cuda --out ROOT [--kernels PATTERN] [run's options]
+        run over every kernel of the target's kind (or those whose name
+        matches the regular expression), each into ROOT/KERNEL; kernels
+        with a best.json there already are kept (a sweep resumes), and one
+        that fails is noted in ROOT/failures.json and the sweep goes on
     tune.py report DIR... --out REPORT
         REPORT/report.md: per run the tuned time over the start's with its
         interval, whether it repeated, and the knobs; with matplotlib
@@ -44,9 +53,14 @@ exhaustive where the space has at most --trials configurations; otherwise
 Optuna's TPE sampler in batches (HRES_WITH_TUNING=1 scripts/setup.sh
 installs it), or without it each knob's values one at a time (in a seeded
 random order, as the budget allows), then the winners combined. The hand
-defaults are always measured, so a tuned result is never worse. CUDA
-kernels are tuned on the GPU machine, which has no Halide: not done by this
-script yet.
+defaults are always measured, so a tuned result is never worse.
+
+CUDA where there is no GPU (the build machine; the GPU machine has no
+Halide): run and autoschedule build the drivers and stop with status 3,
+leaving them pending; bench/tune/run_pending.sh DIR runs them on the GPU
+machine, and the same command run again with the folders back takes their
+timings and goes on (the search is then one knob at a time, one round trip
+per stage).
 """
 import argparse
 import concurrent.futures
@@ -78,7 +92,7 @@ CPU_FLAGS = {
 }
 # Calling forms of tune_driver.cpp (FORM) by generator.
 FORMS = {"resize_nearest": 1, "resize_filtered": 2, "resize_vertical": 2, "grid_sample": 3,
-         "affine_grid_sample": 4, "flip": 5}
+         "affine_grid_sample": 4, "flip": 5, "resize_tabled": 6}
 T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
 
 
@@ -155,15 +169,24 @@ def parse_case(label):
     return f"{n} {c} {h} {w} {oh} {ow} {layout} {align} {flip}"
 
 
-def bench_shapes(build, kernel, isa):
+def bench_shapes(build, kernel, *where):
     bench = build / "bin" / "bench_hres"
-    out = subprocess.run([str(bench), "--kernels", "--isa", isa], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([str(bench), "--kernels", *where], capture_output=True, text=True, check=True).stdout
+    return cases_in(out, kernel)
+
+
+def cases_in(listing, kernel):
+    """The shapes of the cases bench_hres --kernels says run the kernel."""
     shapes = []
-    for line in out.splitlines():
+    for line in listing.splitlines():
         label, _, name = line.partition("\t")
         if name.strip() == kernel and (shape := parse_case(label.strip())) and shape not in shapes:
             shapes.append(shape)
     return shapes
+
+
+def has_gpu():
+    return pathlib.Path("/dev/nvidia0").exists()
 
 
 def shape_line(text):
@@ -178,13 +201,19 @@ def build_candidate(generators, kernel, target, knobs, where, name, extra=()):
     params = [p for p in kernel["params"]] + [f"{k}={v}" for k, v in sorted(knobs.items())]
     cmd = [str(generators), "-g", kernel["generator"], "-f", name, "-o", str(where), "-e",
            "static_library,h,stmt", f"target={target}-no_runtime", *params, *extra]
-    (where / f"{name}.args").write_text(" ".join(cmd[1:]) + "\n")
-    # Halide prints an autoscheduler's internal errors only with this set.
-    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HL_DEBUG_CODEGEN": "1"})
-    if done.returncode != 0:
-        return {"error": generator_error(done.stderr)}
-    stmt = (where / f"{name}.stmt").read_text()
-    return {"code": re.sub(rf"\b{name}(?![0-9])", "K", stmt)}
+    args_file, stmt = where / f"{name}.args", where / f"{name}.stmt"
+    line = " ".join(cmd[1:]) + "\n"
+    # Built before with the same arguments (a run resumed once its pending
+    # drivers ran elsewhere): kept.
+    if not (args_file.exists() and args_file.read_text() == line and stmt.exists()
+            and (where / f"{name}.a").exists()):
+        args_file.write_text(line)
+        # Halide prints an autoscheduler's internal errors only with this set.
+        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HL_DEBUG_CODEGEN": "1"})
+        if done.returncode != 0:
+            stmt.unlink(missing_ok=True)
+            return {"error": generator_error(done.stderr)}
+    return {"code": re.sub(rf"\b{name}(?![0-9])", "K", stmt.read_text())}
 
 
 def generator_error(stderr):
@@ -207,16 +236,28 @@ def ratio_interval(logs):
     return math.exp(mean), [math.exp(mean - half), math.exp(mean + half)]
 
 
+class Pending(Exception):
+    """Drivers built for a machine this one is not (CUDA without a GPU here)."""
+
+
 def measure(args, kernel, entry_target, candidates, shapes, out, stage, extras=None):
     """Builds the candidates (dicts of knob values; the first is the default; `extras`: more generator
-    arguments per candidate) and times them together."""
+    arguments per candidate) and times them together. A CUDA driver built
+    where there is no GPU is left pending (Pending): run it on the GPU
+    machine (bench/tune/run_pending.sh) and run the same command again,
+    which takes the timings it left and goes on."""
     build = pathlib.Path(args.build).resolve()
     generators = build / "bin" / "hres_generators"
     work = out / f"stage{stage}"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    extras = extras or [()] * len(candidates)
+    key = json.dumps({"kernel": kernel["name"], "target": entry_target, "candidates": candidates,
+                      "extras": [list(e) for e in extras], "shapes": shapes, "rounds": args.rounds,
+                      "threads": args.threads, "min_time": args.min_time}, sort_keys=True)
+    if not (work / "stage.json").exists() or (work / "stage.json").read_text() != key:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        (work / "stage.json").write_text(key)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        extras = extras or [()] * len(candidates)
         built = list(pool.map(lambda ik: build_candidate(generators, kernel, entry_target, ik[1], work,
                                                          f"k{ik[0]}", extras[ik[0]]), enumerate(candidates)))
     if "error" in built[0]:
@@ -231,29 +272,56 @@ def measure(args, kernel, entry_target, candidates, shapes, out, stage, extras=N
             results[i]["same_code_as"] = candidates[same]
             continue
         timed.append(i)
+    on_cuda = "cuda" in entry_target
     include = next((ROOT / ".venv").glob("lib/python3*/site-packages/halide/include"), None)
-    subprocess.run([str(generators), "-r", "runtime", "-o", str(work), "-e", "static_library",
-                    f"target={entry_target}"], check=True, capture_output=True)
+    if not (work / "runtime.a").exists():
+        subprocess.run([str(generators), "-r", "runtime", "-o", str(work), "-e", "static_library",
+                        f"target={entry_target}"], check=True, capture_output=True)
+    taps = []
+    if form_of(kernel) == FORMS["resize_tabled"]:
+        # The host's tap tables of a tabled CUDA resize, from its resize_taps kernel.
+        helper = next(k for k in load_tables()["kernels"] if k["name"] == kernel["tables"])
+        made = build_candidate(generators, helper, "x86-64-linux-sse41", {}, work, "tap_tables")
+        if "error" in made:
+            raise SystemExit(f"{helper['name']}: {made['error']}")
+        taps = [str(work / "tap_tables.a")]
     pixel = "uint8_t" if kernel["dtype"] == "u8" else "float"
     (work / "shapes.txt").write_text("\n".join(shapes) + "\n")
+    pending = []
 
     def run_driver(members, tag, rounds, min_time):
         """The driver over these candidates (k0 first): its JSON lines, or None where it crashed."""
         where = work / tag
         where.mkdir(exist_ok=True)
-        (where / "candidates.h").write_text("".join(f'#include "k{i}.h"\n' for i in members)
-                                            + "#define CANDIDATES " + ", ".join(f"k{i}" for i in members) + "\n")
-        subprocess.run(["c++", "-O2", "-std=c++17", f"-DFORM={FORMS[kernel['generator']]}", f"-DPIXEL={pixel}",
-                        f"-I{where}", f"-I{work}", f"-I{include}", f"-I{ROOT / 'runtime' / 'src'}",
-                        str(ROOT / "bench" / "tune" / "tune_driver.cpp"),
-                        str(ROOT / "runtime" / "src" / "scratch.cpp"), *[str(work / f"k{i}.a") for i in members],
-                        str(work / "runtime.a"), "-o", str(where / "driver"), "-lpthread", "-ldl"], check=True)
-        run = subprocess.run([str(where / "driver"), str(work / "shapes.txt"), str(rounds), str(args.threads),
-                              str(min_time)], capture_output=True, text=True)
-        if run.returncode < 0:
+        header = ("".join(f'#include "k{i}.h"\n' for i in members) + ('#include "tap_tables.h"\n#define TAPS tap_tables\n'
+                  if taps else "") + "#define CANDIDATES " + ", ".join(f"k{i}" for i in members) + "\n")
+        if not (where / "candidates.h").exists() or (where / "candidates.h").read_text() != header:
+            (where / "candidates.h").write_text(header)
+            for stale in ("driver", "timings.jsonl", "rc"):
+                (where / stale).unlink(missing_ok=True)
+        if not (where / "driver").exists():
+            subprocess.run(["c++", "-O2", "-std=c++17", f"-DFORM={form_of(kernel)}", f"-DPIXEL={pixel}",
+                            *(["-DON_CUDA"] if on_cuda else []), f"-I{where}", f"-I{work}", f"-I{include}",
+                            f"-I{ROOT / 'runtime' / 'src'}", str(ROOT / "bench" / "tune" / "tune_driver.cpp"),
+                            str(ROOT / "runtime" / "src" / "scratch.cpp"), *[str(work / f"k{i}.a") for i in members],
+                            *taps, str(work / "runtime.a"), "-o", str(where / "driver"), "-static-libstdc++",
+                            "-static-libgcc", "-lpthread", "-ldl"], check=True)
+        command = f"./driver ../shapes.txt {rounds} {args.threads} {min_time}"
+        (where / "command").write_text(command + "\n")
+        if not (where / "rc").exists():
+            if on_cuda and not has_gpu():
+                pending.append(where)
+                return []
+            with open(where / "timings.jsonl", "w") as f:
+                rc = subprocess.run(command.split(), cwd=where, stdout=f).returncode
+            (where / "rc").write_text(f"{128 - rc if rc < 0 else rc}\n")
+        rc = int((where / "rc").read_text())
+        if rc > 128:  # killed by a signal
             return None
-        run.check_returncode()
-        return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+        if rc != 0:
+            raise SystemExit(f"the driver failed ({where}: status {rc})")
+        return [json.loads(line) for line in (where / "timings.jsonl").read_text().splitlines()
+                if line.startswith("{")]
 
     per_shape = run_driver(timed, "all", args.rounds, args.min_time)
     if per_shape is None:
@@ -263,10 +331,14 @@ def measure(args, kernel, entry_target, candidates, shapes, out, stage, extras=N
         for i in timed[1:]:
             if run_driver([0, i], f"alone{i}", 1, 0.0) is None:
                 results[i]["error"] = "crashed the process (a segmentation fault or the like)"
+        if pending:
+            raise Pending(pending)
         timed = [i for i in timed if "error" not in results[i]]
         per_shape = run_driver(timed, "rest", args.rounds, args.min_time)
         if per_shape is None:
             raise SystemExit("the default build crashed the driver")
+    if pending:
+        raise Pending(pending)
     for slot, i in enumerate(timed):
         cells = [s["candidates"][slot] for s in per_shape]
         r = results[i]
@@ -305,7 +377,10 @@ def search_knobs(args, kernel, entry_target, space_, baseline, start, shapes, ou
         import optuna
     except ImportError:
         optuna = None
-    if optuna is not None and not args.one_at_a_time:
+    # Optuna's batches each wait for their timings: where those come from
+    # another machine (pending CUDA drivers), one round trip is better.
+    remote = kernel["target"] == "cuda" and not has_gpu()
+    if optuna is not None and not args.one_at_a_time and not remote:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=args.seed))
         results, stage = [], 0
@@ -339,25 +414,50 @@ def search_knobs(args, kernel, entry_target, space_, baseline, start, shapes, ou
     return results, "one knob at a time, then the winners combined"
 
 
+def form_of(kernel):
+    return FORMS.get("resize_tabled" if kernel["call"] == "resize_tabled" else kernel["generator"])
+
+
+def kernel_on(t, name, target):
+    """The kernel table's kernel and the Halide target to build it for: an
+    x86 entry this CPU runs, or cuda."""
+    kind = "cuda" if target == "cuda" else "x86"
+    kernel = next((k for k in t["kernels"] if k["name"] == name and k["target"] == kind), None)
+    if kernel is None:
+        raise SystemExit(f"no {kind} kernel named {name} in kernels/kernels.toml (tune.py space lists them)")
+    if form_of(kernel) is None:
+        raise SystemExit(f"{name}: the driver has no calling form for {kernel['generator']}")
+    if kind == "cuda":
+        return kernel, kernel["halide_targets"][0]
+    entries = [e["name"] for e in t["entries"]]
+    if target not in entries:
+        raise SystemExit(f"--target is cuda or one of the x86 entries {entries}")
+    if not runs_here(t["entries"][entries.index(target)]):
+        raise SystemExit(f"this CPU cannot run the {target} entry")
+    return kernel, kernel["halide_targets"][entries.index(target)]
+
+
+def shapes_of(args, t, kernel):
+    """The --shape's given, else the bench cases that run the kernel: on x86
+    asked of bench_hres at the entry's ISA; on CUDA where a GPU is here, else
+    read from --cases (bench_hres --kernels --device cuda, run on the GPU machine)."""
+    if args.shape:
+        return [shape_line(s) for s in args.shape]
+    build = pathlib.Path(args.build).resolve()
+    if kernel["target"] == "cuda":
+        if has_gpu():
+            return bench_shapes(build, kernel["name"], "--device", "cuda")
+        return cases_in(pathlib.Path(args.cases).read_text(), kernel["name"])
+    isa = t["entries"][[e["name"] for e in t["entries"]].index(args.target)]["isa"]
+    return bench_shapes(build, kernel["name"], "--isa", isa)
+
+
 def run(args):
     t = load_tables()
-    kernel = next((k for k in t["kernels"] if k["name"] == args.kernel and k["target"] == "x86"), None)
-    if kernel is None:
-        raise SystemExit(f"no x86 kernel named {args.kernel} in kernels/kernels.toml (tune.py space lists them)")
-    if kernel["generator"] not in FORMS or kernel["call"] == "resize_tabled":
-        raise SystemExit(f"{args.kernel}: the driver has no calling form for {kernel['generator']}")
-    entries = [e["name"] for e in t["entries"]]
-    if args.target not in entries:
-        raise SystemExit(f"--target is one of the x86 entries {entries} (CUDA tuning is not done here yet)")
-    entry = t["entries"][entries.index(args.target)]
-    if not runs_here(entry):
-        raise SystemExit(f"this CPU cannot run the {args.target} entry")
-    entry_target = kernel["halide_targets"][entries.index(args.target)]
-    isa = entry["isa"]
-    build = pathlib.Path(args.build).resolve()
-    shapes = [shape_line(s) for s in args.shape] or bench_shapes(build, args.kernel, isa)
+    kernel, entry_target = kernel_on(t, args.kernel, args.target)
+    shapes = shapes_of(args, t, kernel)
     if not shapes:
-        raise SystemExit(f"no bench_hres case runs {args.kernel} at --isa {isa}: give --shape")
+        raise SystemExit(f"no bench_hres case runs {args.kernel} on {args.target}: give --shape")
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     space_ = tunable(t, kernel)
@@ -418,9 +518,34 @@ def run(args):
     return 0
 
 
+def sweep(args):
+    t = load_tables()
+    kind = "cuda" if args.target == "cuda" else "x86"
+    root = pathlib.Path(args.out)
+    root.mkdir(parents=True, exist_ok=True)
+    failures, waiting = {}, []
+    for kernel in t["kernels"]:
+        if kernel["target"] != kind or form_of(kernel) is None or not re.search(args.kernels, kernel["name"]):
+            continue
+        if (root / kernel["name"] / "best.json").exists():
+            continue
+        one = argparse.Namespace(**{**vars(args), "kernel": kernel["name"], "out": str(root / kernel["name"])})
+        try:
+            run(one)
+        except Pending as p:
+            waiting += p.args[0]
+        except (SystemExit, subprocess.CalledProcessError) as e:
+            failures[kernel["name"]] = str(e)
+            print(f"{kernel['name']}: {e}", file=sys.stderr)
+    (root / "failures.json").write_text(json.dumps(failures, indent=1) + "\n")
+    if waiting:
+        raise Pending(waiting)
+    return 0
+
+
 # The autoschedulers, their plugins in Halide's wheel, and the targets they schedule.
 AUTOSCHEDULERS = {"Mullapudi2016": ("libautoschedule_mullapudi2016.so", ["x86", "cuda"]),
-                  "Li2018": ("libautoschedule_li2018.so", ["x86"]),
+                  "Li2018": ("libautoschedule_li2018.so", ["x86", "cuda"]),
                   "Adams2019": ("libautoschedule_adams2019.so", ["x86"]),
                   "Anderson2021": ("libautoschedule_anderson2021.so", ["cuda"])}
 # Each generator's autoschedulable form: a fixed layout (tune.py --layout)
@@ -437,27 +562,45 @@ AUTOSCHEDULABLE = {
 AUTOSCHEDULABLE["affine_grid_sample"] = AUTOSCHEDULABLE["grid_sample"]
 
 
+def antialias_taps(kernel, shapes):
+    """The most taps an antialiased resize loops over on these shapes
+    (PyTorch's bound, ceil(support) * 2 + 1, docs/SEMANTICS.md 5.1): the
+    autoschedulable form's constant tap loops (fixed_taps)."""
+    half = 2.0 if "filter=bicubic" in kernel["params"] else 1.0
+    most = 1
+    for shape in shapes:
+        n, c, h, w, oh, ow, _, align = shape.split()[:8]
+        for a, b in ((int(h), int(oh)), (int(w), int(ow))):
+            scale = (a - 1) / (b - 1) if align == "1" and b > 1 else (0.0 if align == "1" else a / b)
+            most = max(most, math.ceil(half * max(scale, 1.0)) * 2 + 1)
+    return most
+
+
+# Each autoscheduler's parameters per target kind: on CUDA the H200's 132
+# SMs as its parallelism (Mullapudi2016 schedules GPUs only in its
+# experimental mode).
+def scheduler_params(name, kind, threads):
+    if kind == "cuda":
+        return ["autoscheduler.parallelism=132"] + (["autoscheduler.experimental_gpu_schedule=1"]
+                                                   if name == "Mullapudi2016" else [])
+    return [f"autoscheduler.parallelism={max(1, threads)}"]
+
+
 def autoschedule(args):
     t = load_tables()
-    kernel = next((k for k in t["kernels"] if k["name"] == args.kernel and k["target"] == "x86"), None)
-    if kernel is None or kernel["generator"] not in FORMS:
-        raise SystemExit(f"no x86 kernel named {args.kernel} with a driver form (tune.py space lists them)")
-    entries = [e["name"] for e in t["entries"]]
-    if args.target not in entries or not runs_here(t["entries"][entries.index(args.target)]):
-        raise SystemExit(f"--target is one of the x86 entries this CPU runs ({entries}); CUDA: not done here yet")
-    entry = t["entries"][entries.index(args.target)]
-    entry_target = kernel["halide_targets"][entries.index(args.target)]
-    build = pathlib.Path(args.build).resolve()
-    shapes = [shape_line(s) for s in args.shape] or [
-        s for s in bench_shapes(build, args.kernel, entry["isa"]) if s.split()[6] == args.layout]
+    kernel, entry_target = kernel_on(t, args.kernel, args.target)
+    shapes = [s for s in shapes_of(args, t, kernel) if args.shape or s.split()[6] == args.layout]
     if not shapes:
         raise SystemExit(f"no bench_hres case runs {args.kernel} on {args.layout} images: give --shape")
     plugins = next((ROOT / ".venv").glob("lib/python3*/site-packages/halide/lib64"))
-    form = {"fixed_layout": args.layout, **AUTOSCHEDULABLE.get(kernel["generator"], {})}
-    names = [n for n, (_, kinds) in AUTOSCHEDULERS.items() if "x86" in kinds]
+    form = {**({"fixed_layout": args.layout} if kernel["generator"] != "resize_vertical" else {}),
+            **AUTOSCHEDULABLE.get(kernel["generator"], {})}
+    if "antialias=true" in kernel["params"]:
+        form["fixed_taps"] = antialias_taps(kernel, shapes)
+    names = [n for n, (_, kinds) in AUTOSCHEDULERS.items() if kernel["target"] in kinds]
     candidates = [{}] + [form] * len(names)
-    extras = [()] + [(f"-p", str(plugins / AUTOSCHEDULERS[n][0]), f"autoscheduler={n}",
-                      f"autoscheduler.parallelism={max(1, args.threads)}") for n in names]
+    extras = [()] + [("-p", str(plugins / AUTOSCHEDULERS[n][0]), f"autoscheduler={n}",
+                      *scheduler_params(n, kernel["target"], args.threads)) for n in names]
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     results = measure(args, kernel, entry_target, candidates, shapes, out, "autoschedule", extras)
@@ -470,8 +613,8 @@ def autoschedule(args):
         else:
             rows[name] = {"ratio": r["ratio"], "interval": r["interval"], "us": r["us"]}
     for name, (_, kinds) in AUTOSCHEDULERS.items():
-        if "x86" not in kinds:
-            rows[name] = {"error": "schedules CUDA only: a run on the GPU machine (not done by this script yet)"}
+        if kernel["target"] not in kinds:
+            rows[name] = {"error": f"schedules {' and '.join(kinds)} only"}
     summary = {"kernel": args.kernel, "target": args.target, "layout": args.layout, "shapes": shapes,
                "threads": args.threads, "rounds": args.rounds, "form": form, "commit": git("rev-parse", "--short", "HEAD"),
                "halide": halide_version(), "machine": args.machine or platform.node(), "schedulers": rows}
@@ -480,6 +623,59 @@ def autoschedule(args):
         print(f"{args.kernel} {args.layout} on {args.target}: {name:<14} "
               + (f"{row['ratio']:.2f}x the hand time" if "ratio" in row else f"no schedule: {row['error']}"))
     return 0
+
+
+def geometric_mean(values):
+    return math.exp(statistics.fmean(map(math.log, values))) if values else None
+
+
+def combined_table(tuned, scheduled):
+    """Per kernel and target: hand (1), the tuner's choice (from a run that
+    started at the hand defaults) and each autoscheduler, per layout."""
+    names = list(AUTOSCHEDULERS)
+    lines = ["", "## Hand, tuned and the autoschedulers", "",
+             "Time over the hand-scheduled kernel's on the same shapes (geometric mean over them). `tuned`: the "
+             "tuner's choice from the hand defaults (1.000 where nothing beat them by the margin in a repeated "
+             "run); each autoscheduler on the kernel's autoschedulable form, per layout (nchw / nhwc), or why it "
+             "could not schedule it.", "",
+             "| kernel | target | machine | hand | tuned | " + " | ".join(names) + " |",
+             "|---|---|---|---|---|" + "---|" * len(names)]
+    rows = {}
+    for _, best in tuned:
+        if not best.get("baseline"):
+            rows.setdefault((best["kernel"], best["target"]), {"machine": best["machine"]})["tuned"] = best
+    for a in scheduled:
+        rows.setdefault((a["kernel"], a["target"]), {"machine": a["machine"]}).setdefault("auto", {})[a["layout"]] = a
+    reasons, columns = [], {n: [] for n in ["tuned", *names]}
+    for (kernel, target), row in sorted(rows.items()):
+        best = row.get("tuned")
+        cells = [f"{best['ratio']:.3f}" + (" (repeated)" if best.get("confirmed") and best["params"] else "")
+                 if best else "-"]
+        if best:
+            columns["tuned"].append(best["ratio"])
+        for n in names:
+            parts = []
+            for layout in ("nchw", "nhwc"):
+                a = row.get("auto", {}).get(layout)
+                if a is None:
+                    continue
+                got = a["schedulers"].get(n, {})
+                if "ratio" in got:
+                    parts.append(f"{got['ratio']:.2f}")
+                    columns[n].append(got["ratio"])
+                else:
+                    why = got.get("error", "not run")
+                    if why not in reasons:
+                        reasons.append(why)
+                    parts.append(f"[{reasons.index(why) + 1}]")
+            cells.append(" / ".join(parts) or "-")
+        lines.append(f"| {kernel} | {target} | {row['machine']} | 1 | " + " | ".join(cells) + " |")
+    means = [f"{m:.3f} ({len(columns[n])})" if (m := geometric_mean(columns[n])) else "-" for n in ["tuned", *names]]
+    lines.append("| geometric mean (cells with a time) | | | 1 | " + " | ".join(means) + " |")
+    if reasons:
+        lines += ["", "Why an autoscheduler has no time:", ""]
+        lines += [f"{i}. {why[:400].replace('|', '/')}" for i, why in enumerate(reasons, 1)]
+    return lines
 
 
 def report(args):
@@ -515,26 +711,8 @@ def report(args):
             aa = best["aa"]
             lines += ["", f"A/A ({name}): {aa['copies']} copies of the start against it; {aa['contain_1']} intervals "
                       f"contain 1, {aa['wins']} called a win; ratios {min(aa['ratios']):.3f}-{max(aa['ratios']):.3f}."]
-    if scheduled:
-        names = list(AUTOSCHEDULERS)
-        lines += ["", "## The autoschedulers", "", "Each on the kernel's autoschedulable form (a fixed layout, its "
-                  "plainest forms), time over the hand-scheduled kernel's on the same shapes; where one could not "
-                  "schedule it, its error.", "",
-                  "| kernel | entry | layout | machine | hand | " + " | ".join(names) + " |",
-                  "|---|---|---|---|---|" + "---|" * len(names)]
-        for a in scheduled:
-            cells = []
-            for n in names:
-                row = a["schedulers"].get(n, {})
-                cells.append(f"{row['ratio']:.2f}" if "ratio" in row else "no: " + row.get("error", "-")[:60]
-                             .replace("|", "/") + "...")
-            lines.append(f"| {a['kernel']} | {a['target']} | {a['layout']} | {a['machine']} | 1.00 | "
-                         + " | ".join(cells) + " |")
-        means = []
-        for n in names:
-            got = [a["schedulers"][n]["ratio"] for a in scheduled if "ratio" in a["schedulers"].get(n, {})]
-            means.append(f"{math.exp(statistics.fmean(map(math.log, got))):.2f} ({len(got)})" if got else "-")
-        lines.append("| geometric mean (kernels scheduled) | | | | 1.00 | " + " | ".join(means) + " |")
+    if scheduled or tuned:
+        lines += combined_table(tuned, scheduled)
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -593,7 +771,8 @@ def apply(args):
     t = load_tables()
     for d in args.dirs:
         best = json.loads((pathlib.Path(d) / "best.json").read_text())
-        kernel = next(k for k in t["kernels"] if k["name"] == best["kernel"] and k["target"] == "x86")
+        kind = "cuda" if best["target"] == "cuda" else "x86"
+        kernel = next(k for k in t["kernels"] if k["name"] == best["kernel"] and k["target"] == kind)
         section, _ = section_of(t["knobs"], kernel["generator"])
         for knob, value in best["params"].items():
             text = with_row(text, section, knob, best["target"], best["kernel"], value, best)
@@ -645,11 +824,16 @@ def main(argv=None):
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     r.add_argument("--build", default=str(ROOT / "build"))
+    r.add_argument("--cases", default=str(ROOT / "bench" / "tune" / "cuda_cases.txt"),
+                   help="CUDA without a GPU here: bench_hres --kernels --device cuda's listing from the GPU machine")
     r.add_argument("--machine", help="the bench/machines.md key of this machine")
     r.add_argument("--baseline", default="", help="knob values to start from instead of the defaults")
     r.add_argument("--aa", action="store_true", help="time copies of the start against it (the noise check)")
     r.add_argument("--margin", type=float, default=0.02, help="how far below 1 a win's interval must lie")
     r.add_argument("--one-at-a-time", action="store_true", help="the search without Optuna, even where installed")
+    sw = sub.add_parser("sweep", parents=[r], add_help=False, conflict_handler="resolve")
+    sw.add_argument("--kernel", default="")
+    sw.add_argument("--kernels", default=".", help="a regular expression the kernels' names must match")
     auto = sub.add_parser("autoschedule")
     auto.add_argument("--kernel", required=True)
     auto.add_argument("--target", required=True)
@@ -661,6 +845,8 @@ def main(argv=None):
     auto.add_argument("--shape", action="append", default=[])
     auto.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     auto.add_argument("--build", default=str(ROOT / "build"))
+    auto.add_argument("--cases", default=str(ROOT / "bench" / "tune" / "cuda_cases.txt"),
+                   help="CUDA without a GPU here: bench_hres --kernels --device cuda's listing from the GPU machine")
     auto.add_argument("--machine")
     auto.set_defaults(aa=False)
     p_report = sub.add_parser("report")
@@ -671,8 +857,14 @@ def main(argv=None):
     a.add_argument("dirs", nargs="+")
     a.add_argument("--knobs", default=str(table.KNOBS), help="the knob table to write (kernels/knobs.toml)")
     args = p.parse_args(argv)
-    return {"space": space, "run": run, "autoschedule": autoschedule, "report": report,
-            "apply": apply}[args.command](args)
+    try:
+        return {"space": space, "run": run, "sweep": sweep, "autoschedule": autoschedule, "report": report,
+                "apply": apply}[args.command](args)
+    except Pending as waiting:
+        roots = sorted({str(pathlib.Path(d).parents[2 if args.command == "sweep" else 1]) for d in waiting.args[0]})
+        print(f"{len(waiting.args[0])} drivers wait for a GPU: run bench/tune/run_pending.sh {' '.join(roots)} on the "
+              "GPU machine, bring the folders back and run this command again", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -3,7 +3,13 @@
 // called in a shuffled order each round, so that a noisy machine's slow and
 // fast phases fall on all of them alike. tune.py writes candidates.h and
 // builds this file with -DFORM (the kernel's calling form, below) and
-// -DPIXEL (uint8_t or float).
+// -DPIXEL (uint8_t or float), and for CUDA kernels with -DON_CUDA: the
+// images then live on the device (copied there once), every call is
+// followed by a device synchronisation (its time includes the launch), and
+// the outputs are copied back for the comparison. CUDA's tabled resizes
+// (FORM 6) take tap tables that candidates.h's TAPS kernel (the host's
+// resize_taps build) computes here once per shape, as the library caches
+// them.
 //
 //   tune_driver SHAPES ROUNDS THREADS MIN_SECONDS
 //
@@ -15,6 +21,9 @@
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
 #include "candidates.h"
+#ifdef ON_CUDA
+#include "HalideRuntimeCuda.h"
+#endif
 #include "scratch.h"
 
 #include <algorithm>
@@ -52,10 +61,52 @@ Buffer image(std::vector<PIXEL> &store, int n, int c, int h, int w, bool nhwc) {
 // grid_sample, the grid affine_grid would build from it).
 constexpr float kTheta[6] = {0.8952f, -0.1579f, 0.05f, 0.1579f, 0.8952f, -0.03f};
 
+#ifdef ON_CUDA
+const halide_device_interface_t *device() { return halide_cuda_device_interface(); }
+void to_device(halide_buffer_t *b) {
+    b->set_host_dirty(true);
+    halide_copy_to_device(nullptr, b, device());
+}
+int finish(halide_buffer_t *out) { return halide_device_sync(nullptr, out); }
+#else
+void to_device(halide_buffer_t *) {}
+int finish(halide_buffer_t *) { return 0; }
+#endif
+
+// One axis' tap tables, as the library passes them to CUDA's tabled
+// resizes (runtime/src/resize.cpp): the first input index of each output,
+// its weights (taps, output) and uint8's fixed-point shift.
+struct Tables {
+    Halide::Runtime::Buffer<int32_t> start;
+    Halide::Runtime::Buffer<float> weight;
+    int shift = 0;
+};
+
+#if FORM == 6
+Tables tables_of(int in, int out, bool align_corners) {
+    // Rows enough for any of the filters (bicubic's support at this scale, +2 as the library allows).
+    const double s = align_corners ? (out > 1 ? double(in - 1) / (out - 1) : 0.0) : double(in) / out;
+    const int rows = int(std::ceil(2.0 * std::max(s, 1.0))) * 2 + 3;
+    Halide::Runtime::Buffer<int32_t> start(out), shift = Halide::Runtime::Buffer<int32_t>::make_scalar(),
+                                              count = Halide::Runtime::Buffer<int32_t>::make_scalar();
+    Halide::Runtime::Buffer<float> all(rows, out);
+    if (TAPS(in, out, align_corners, 0.0, start, all, shift, count) != 0) {
+        std::fprintf(stderr, "the tap tables failed\n");
+        std::exit(1);
+    }
+    Tables t{start, Halide::Runtime::Buffer<float>(count(), out), shift()};
+    t.weight.for_each_element([&](int k, int i) { t.weight(k, i) = all(k, i); });
+    to_device(t.start.raw_buffer());
+    to_device(t.weight.raw_buffer());
+    return t;
+}
+#endif
+
 struct Call {
     const Shape &s;
     Buffer &in;
     Halide::Runtime::Buffer<float> &theta, &grid;
+    Tables &tx, &ty;
 
     template<typename Kernel>
     int operator()(Kernel kernel, Buffer &out) const {
@@ -67,8 +118,11 @@ struct Call {
         return kernel(in, grid, 0, s.align_corners, out);
 #elif FORM == 4  // affine_grid_sample: (input, theta, padding, align_corners, output)
         return kernel(in, theta, 0, s.align_corners, out);
-#else  // flip: (input, horizontal, vertical, output)
+#elif FORM == 5  // flip: (input, horizontal, vertical, output)
         return kernel(in, !s.vertical, s.vertical, out);
+#else  // CUDA's tabled resizes: FORM 2's, then per axis start, weight, shift
+        return kernel(in, s.align_corners, 0.0, 0.0, s.nhwc, tx.start, tx.weight, tx.shift, ty.start, ty.weight,
+                      ty.shift, out);
 #endif
     }
 };
@@ -129,7 +183,12 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        const Call call{s, in, theta, grid};
+        for (halide_buffer_t *b : {in.raw_buffer(), theta.raw_buffer(), grid.raw_buffer()}) to_device(b);
+        Tables tx, ty;
+#if FORM == 6
+        tx = tables_of(s.w, s.ow, s.align_corners), ty = tables_of(s.h, s.oh, s.align_corners);
+#endif
+        const Call call{s, in, theta, grid, tx, ty};
         std::vector<std::vector<PIXEL>> out_store(count);
         std::vector<Buffer> out;
         for (int k = 0; k < count; k++) out.push_back(image(out_store[k], s.n, s.c, s.oh, s.ow, s.nhwc));
@@ -138,6 +197,10 @@ int main(int argc, char **argv) {
         for (int k = 0; k < count; k++) {
             last_error.clear();
             failed[k] = call(kernels[k], out[k]);
+            if (!failed[k]) failed[k] = finish(out[k].raw_buffer());
+#ifdef ON_CUDA
+            if (!failed[k]) failed[k] = out[k].copy_to_host();
+#endif
             if (failed[k]) why[k] = last_error;
         }
         if (failed[0]) {
@@ -153,6 +216,7 @@ int main(int argc, char **argv) {
         int probe = 0;
         while (probe < 3 || seconds_since(t0) < 0.01) {
             call(kernels[0], timed);
+            finish(timed.raw_buffer());
             probe++;
         }
         const double once = seconds_since(t0) / probe;
@@ -169,6 +233,7 @@ int main(int argc, char **argv) {
                 for (int i = 0; i < calls; i++) {
                     const auto start = std::chrono::steady_clock::now();
                     call(kernels[k], timed);
+                    finish(timed.raw_buffer());
                     each.push_back(seconds_since(start) * 1e6);
                 }
                 std::nth_element(each.begin(), each.begin() + calls / 2, each.end());
