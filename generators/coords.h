@@ -62,8 +62,8 @@ inline Expr on_cuda(Expr cuda, Expr cpu) { return select(KnownTarget::has_featur
 // For an autoscheduler (KnownTarget set): an extent or a bound in plain
 // arithmetic, which Halide's simplifier folds once the estimates are in (it
 // leaves strict operations as they are). Plain arithmetic may round
-// otherwise (CUDA's division is approximate), so callers widen what it
-// gives: bounds by a pixel, tap counts by a tap each side. Elsewhere `e`.
+// otherwise (CUDA's division is approximate), so callers widen the bounds
+// it gives by a pixel (filters.h, set_window). Elsewhere `e`.
 inline Expr bound_form(Expr e) {
     using namespace Halide::Internal;
     class Plain : public IRMutator {

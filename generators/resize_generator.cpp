@@ -500,8 +500,9 @@ public:
         scale_w.set_estimate(0.0);
         channels_last.set_estimate(false);
         if (host_tables) {
-            // The seed shape's tables: 270 outputs per axis, the filter's
-            // taps (with antialias at 456 -> 270: ceil(support) * 2 + 1).
+            // The seed shape's tables: 270 outputs per axis; the filter's
+            // taps `support` (2 or 4), and with antialias at 456 -> 270
+            // ceil(support * 1.69) * 2 + 1, which is support * 2 + 1.
             const int support = filter == Filter::cubic ? 4 : 2, count = antialias ? support * 2 + 1 : support;
             for (const GivenTables &given : {given_x, given_y}) {
                 given.start->set_estimates({{0, 270}});
