@@ -25,14 +25,6 @@
 #include <string>
 #include <vector>
 
-// The CUDA kernels round some float32 products and quotients through
-// libdevice's round-to-nearest primitives (generators/coords.h). Halide also
-// evaluates those expressions on the host, for the bounds of the input a
-// launch will read; these are the same operations there (this file is built
-// without floating-point contraction: see runtime/CMakeLists.txt).
-extern "C" float __nv_fmul_rn(float a, float b) { return a * b; }
-extern "C" float __nv_fdiv_rn(float a, float b) { return a / b; }
-
 namespace hres {
 
 namespace {
@@ -53,6 +45,7 @@ struct Driver {
     CUresult (*cuDeviceGetName)(char *, int, CUdevice);
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuCtxGetCurrent)(CUcontext *);
+    CUresult (*cuCtxGetDevice)(CUdevice *);
     CUresult (*cuCtxPushCurrent)(CUcontext);
     CUresult (*cuCtxPopCurrent)(CUcontext *);
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
@@ -95,6 +88,7 @@ const Driver &driver() {
                            bind(library, "cuDeviceGetName", &d.cuDeviceGetName) &&
                            bind(library, "cuDevicePrimaryCtxRetain", &d.cuDevicePrimaryCtxRetain) &&
                            bind(library, "cuCtxGetCurrent", &d.cuCtxGetCurrent) &&
+                           bind(library, "cuCtxGetDevice", &d.cuCtxGetDevice) &&
                            bind(library, "cuCtxPushCurrent_v2", &d.cuCtxPushCurrent) &&
                            bind(library, "cuCtxPopCurrent_v2", &d.cuCtxPopCurrent) &&
                            bind(library, "cuMemAlloc_v2", &d.cuMemAlloc) && bind(library, "cuMemFree_v2", &d.cuMemFree) &&
@@ -139,6 +133,39 @@ std::string error_text(CUresult r) {
     return text ? text : ("CUDA error " + std::to_string(r));
 }
 
+// Halide's runtime keeps the device buffers it frees for reuse, keyed by
+// context handle (install_cuda_hooks). A caller that destroys a context it
+// created may get the same handle for its next one, and Halide would then
+// hand out memory of the dead context (an illegal address in the kernel that
+// uses it). Primary contexts are retained here, so never destroyed under us;
+// at the first call in any other context, reuse stops for the process (what
+// Halide holds then is freed: all of it lives in primary contexts).
+void keep_reuse_safe(CUcontext current) {
+    static thread_local CUcontext checked = nullptr;
+    if (current == checked) return;
+    checked = current;
+    static std::mutex mutex;
+    static std::map<CUdevice, CUcontext> primaries;
+    static bool stopped = false;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (stopped) return;
+    const Driver &d = driver();
+    CUdevice device = 0;
+    bool primary = false;
+    if (d.cuCtxGetDevice(&device) == 0) {
+        auto found = primaries.find(device);
+        CUcontext retained = nullptr;
+        if (found == primaries.end() && d.cuDevicePrimaryCtxRetain(&retained, device) == 0) {
+            found = primaries.emplace(device, retained).first;
+        }
+        primary = found != primaries.end() && found->second == current;
+    }
+    if (!primary) {
+        stopped = true;
+        halide_reuse_device_allocations(nullptr, false);
+    }
+}
+
 // The context our calls run in (see the top of this file), or null with
 // `problem` set. `*is_current`: whether it is the thread's current context
 // already (else it is the primary context, which a call must enter).
@@ -150,7 +177,10 @@ CUcontext caller_context(std::string *problem, bool *is_current = nullptr) {
     }
     CUcontext current = nullptr;
     if (is_current) *is_current = true;
-    if (d.cuCtxGetCurrent(&current) == 0 && current) return current;
+    if (d.cuCtxGetCurrent(&current) == 0 && current) {
+        keep_reuse_safe(current);
+        return current;
+    }
     if (is_current) *is_current = false;
     static std::once_flag once;
     static CUcontext primary = nullptr;
@@ -320,7 +350,8 @@ void install_cuda_hooks() {
     halide_set_custom_load_library(load_library);
     // Device buffers Halide allocates itself (the resize kernels' per-block
     // scratch) are kept for the next call: cuMemFree would wait for the
-    // whole device.
+    // whole device. Only while every call runs in a primary context
+    // (keep_reuse_safe).
     halide_reuse_device_allocations(nullptr, true);
 }
 
