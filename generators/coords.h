@@ -61,7 +61,7 @@ inline Expr on_cuda(Expr cuda, Expr cpu) { return select(KnownTarget::has_featur
 
 // For an autoscheduler (KnownTarget set): an extent or a bound in plain
 // arithmetic, which Halide's simplifier folds once the estimates are in (it
-// leaves strict operations as they are). Plain arithmetic may round
+// leaves strict operations and libdevice calls as they are). Plain arithmetic may round
 // otherwise (CUDA's division is approximate), so callers widen the bounds
 // it gives by a pixel (filters.h, set_window). Elsewhere `e`.
 inline Expr bound_form(Expr e) {
@@ -70,6 +70,8 @@ inline Expr bound_form(Expr e) {
         using IRMutator::visit;
         Expr visit(const Call *op) override {
             if (op->is_strict_float_intrinsic()) return mutate(unstrictify_float(op));
+            if (op->name == "__nv_fdiv_rn") return mutate(op->args[0]) / mutate(op->args[1]);
+            if (op->name == "__nv_fmul_rn") return mutate(op->args[0]) * mutate(op->args[1]);
             return IRMutator::visit(op);
         }
     };
@@ -79,7 +81,7 @@ inline Expr bound_form(Expr e) {
 // `e` with on_cuda's CPU forms chosen: for an Expr that a schedule hands to
 // Halide outside any Func (a bound_storage extent), whose target queries
 // Halide leaves unresolved, and which runs on the host. There the two forms
-// agree (runtime/src/cuda.cpp defines the libdevice primitives plainly).
+// agree (runtime/src/libdevice_host.cpp defines the libdevice primitives plainly).
 inline Expr host_form(Expr e) {
     using namespace Halide::Internal;
     class CpuForms : public IRMutator {

@@ -57,9 +57,9 @@ defaults are always measured, so a tuned result is never worse.
 
 CUDA where there is no GPU (the build machine; the GPU machine has no
 Halide): run and autoschedule build the drivers and stop with status 3,
-leaving them pending; bench/tune/run_pending.sh DIR runs them on the GPU
-machine, and the same command run again with the folders back takes their
-timings and goes on (the search is then one knob at a time, one round trip
+leaving them pending; bench/tune/run_pending.sh packs them, runs them on
+the GPU machine and puts their timings back, and the same command run again
+takes those and goes on (the search is then one knob at a time, one round trip
 per stage).
 """
 import argparse
@@ -300,10 +300,12 @@ def measure(args, kernel, entry_target, candidates, shapes, out, stage, extras=N
             for stale in ("driver", "timings.jsonl", "rc"):
                 (where / stale).unlink(missing_ok=True)
         if not (where / "driver").exists():
-            subprocess.run(["c++", "-O2", "-std=c++17", f"-DFORM={form_of(kernel)}", f"-DPIXEL={pixel}",
+            subprocess.run(["c++", "-O2", "-std=c++17", "-ffp-contract=off", f"-DFORM={form_of(kernel)}", f"-DPIXEL={pixel}",
                             *(["-DON_CUDA"] if on_cuda else []), f"-I{where}", f"-I{work}", f"-I{include}",
                             f"-I{ROOT / 'runtime' / 'src'}", str(ROOT / "bench" / "tune" / "tune_driver.cpp"),
-                            str(ROOT / "runtime" / "src" / "scratch.cpp"), *[str(work / f"k{i}.a") for i in members],
+                            str(ROOT / "runtime" / "src" / "scratch.cpp"),
+                            *([str(ROOT / "runtime" / "src" / "libdevice_host.cpp")] if on_cuda else []),
+                            *[str(work / f"k{i}.a") for i in members],
                             *taps, str(work / "runtime.a"), "-o", str(where / "driver"), "-static-libstdc++",
                             "-static-libgcc", "-lpthread", "-ldl"], check=True)
         command = f"./driver ../shapes.txt {rounds} {args.threads} {min_time}"
@@ -862,8 +864,9 @@ def main(argv=None):
                 "apply": apply}[args.command](args)
     except Pending as waiting:
         roots = sorted({str(pathlib.Path(d).parents[2 if args.command == "sweep" else 1]) for d in waiting.args[0]})
-        print(f"{len(waiting.args[0])} drivers wait for a GPU: run bench/tune/run_pending.sh {' '.join(roots)} on the "
-              "GPU machine, bring the folders back and run this command again", file=sys.stderr)
+        print(f"{len(waiting.args[0])} drivers wait for a GPU: bench/tune/run_pending.sh pack T.tar.xz {' '.join(roots)}; "
+              "on the GPU machine run_pending.sh run T.tar.xz R.tar.xz; here run_pending.sh unpack R.tar.xz, "
+              "then this command again", file=sys.stderr)
         return 3
 
 
