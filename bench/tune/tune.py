@@ -472,7 +472,7 @@ def run(args):
     # baseline, then with the defaults as a candidate); the others change
     # knobs from there. Ratios are to the start of the same stage.
     start = [{}] if not baseline else [baseline, {}]
-    search = "A/A"
+    search, winner = "A/A", None
     if args.aa:
         # The A/A check: the start again, as often as the budget allows,
         # timed as a candidate of its own (same code, so a ratio of 1).
@@ -497,8 +497,8 @@ def run(args):
         for r in results:
             f.write(json.dumps({**common, "params": r["knobs"], **{k: v for k, v in r.items() if k != "knobs"}})
                     + "\n")
-    chosen = min((r for r in results[1:] if wins_over_start(r, args.margin) and not r.get("not_repeated")),
-                 key=lambda r: r["ratio"], default=results[0])
+    # Only the confirmed winner is taken: a runner-up was never timed again.
+    chosen = winner if winner is not None and not winner.get("not_repeated") else results[0]
     best = {**common, "params": chosen["knobs"], "ratio": chosen["ratio"], "interval": chosen["interval"],
             "confirmed": chosen.get("confirmed"), "us": chosen["us"], "default_us": results[0]["us"],
             "configurations": len(results), "search": search}
